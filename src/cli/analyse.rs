@@ -1,0 +1,116 @@
+//! `rookery analyse`: every legal move of a position with its score, best first, then depth,
+//! nodes and time; `--json` for scripts.
+
+use clap::Args;
+use serde_json::json;
+use shakmaty::Position;
+
+use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs, make_engine};
+use crate::core::Game;
+use crate::core::game::{san, san_line, uci};
+use crate::core::score::{format_score, mate_moves};
+use crate::engine::Bound;
+use crate::error::Error;
+
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The engine to analyse with
+    #[arg(long, default_value = DEFAULT_ENGINE)]
+    pub engine: String,
+    /// The position [default: the initial position]
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the analysis as JSON
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub engine_args: EngineArgs,
+}
+
+pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
+    let game = Game::from_optional_fen(args.fen.as_deref())?;
+    let seed = args.engine_args.seed();
+    // Analysis searches: only the `book` engine (and an explicit --book) use a book here.
+    let book = if args.engine == "book" || args.engine_args.book.is_some() {
+        args.engine_args.load_book()?
+    } else {
+        None
+    };
+    let mut engine = make_engine(&args.engine, &args.engine_args.options(seed, book))?;
+    let mut limits = args.search.limits(engine.as_ref());
+    limits.score_all_moves = true;
+    let a = engine.analyse(&game, &limits);
+    let pos = game.position();
+    if args.json {
+        let moves: Vec<_> = a
+            .moves
+            .iter()
+            .map(|s| {
+                json!({
+                    "move": uci(s.mv),
+                    "san": san(pos, s.mv),
+                    "score_cp": s.score.filter(|&v| mate_moves(v).is_none()),
+                    "mate": s.score.and_then(mate_moves),
+                    "bound": s.bound,
+                    "weight": s.weight,
+                })
+            })
+            .collect();
+        let doc = json!({
+            "fen": game.fen(),
+            "engine": engine.name(),
+            "best": a.best.map(uci),
+            "score_cp": a.score.filter(|&v| mate_moves(v).is_none()),
+            "mate": a.score.and_then(mate_moves),
+            "pv": a.pv.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
+            "depth": a.depth,
+            "seldepth": a.seldepth,
+            "nodes": a.nodes,
+            "time_ms": a.elapsed.as_millis() as u64,
+            "book": a.from_book,
+            "moves": moves,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON of plain values"));
+        return Ok(0);
+    }
+    println!("Position: {}", game.fen());
+    println!("Engine:   {} (scores from the side to move, in pawns)", engine.name());
+    if pos.legal_moves().is_empty() {
+        println!("No legal moves: the game is over.");
+        return Ok(0);
+    }
+    for (i, s) in a.moves.iter().enumerate() {
+        let score = match (s.score, s.bound) {
+            (Some(v), Bound::Exact) => format_score(v),
+            (Some(v), Bound::Upper) => format!("<={}", format_score(v)),
+            (Some(v), Bound::Lower) => format!(">={}", format_score(v)),
+            (None, _) => String::new(),
+        };
+        let weight = s.weight.map_or(String::new(), |w| format!(" weight {w}"));
+        println!("{:>3}. {:<8} {:>8}{weight}", i + 1, san(pos, s.mv), score);
+    }
+    if let Some(best) = a.best {
+        println!("Best:     {}", san(pos, best));
+    }
+    if !a.pv.is_empty() {
+        println!("Line:     {}", san_line(pos, &a.pv));
+    }
+    let ms = a.elapsed.as_millis();
+    let nps = if a.elapsed.as_secs_f64() > 0.0 {
+        (a.nodes as f64 / a.elapsed.as_secs_f64()) as u64
+    } else {
+        0
+    };
+    println!(
+        "Depth {} (seldepth {}), {} nodes, {} ms, {} nodes/s{}",
+        a.depth,
+        a.seldepth,
+        a.nodes,
+        ms,
+        nps,
+        if a.from_book { ", from the book" } else { "" }
+    );
+    Ok(0)
+}

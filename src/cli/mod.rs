@@ -1,0 +1,158 @@
+//! The command line: one subcommand per tool. Every command returns `Result`; `main` prints an
+//! error as one line on stderr and exits with code 2.
+
+pub mod analyse;
+pub mod board;
+pub mod book;
+pub mod game;
+pub mod perft;
+pub mod play;
+pub mod tree;
+
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::book::{Book, BookPolicy};
+use crate::core::{Limits, Rng};
+use crate::engine::{self, Engine, EngineOptions};
+use crate::error::Error;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "rookery",
+    version,
+    about = "Rookery: a chess engine ladder from random mover to alpha-beta with tables, and the tools to measure it",
+    long_about = None
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the engines of the ladder and the idea each adds
+    Engines,
+    /// Play against an engine in the terminal
+    Play(play::PlayArgs),
+    /// Let two engines play one game
+    Game(game::GameArgs),
+    /// Score every legal move of a position with an engine
+    #[command(alias = "analyze")]
+    Analyse(analyse::AnalyseArgs),
+    /// Count leaf positions of the move tree (the rules' self-test)
+    Perft(perft::PerftArgs),
+    /// Show the search tree of minimax, alphabeta or negamax: positions per depth, Graphviz DOT
+    Tree(tree::TreeArgs),
+    /// Build or inspect Polyglot opening books
+    Book {
+        #[command(subcommand)]
+        command: book::BookCommand,
+    },
+}
+
+/// Options every command that creates engines shares.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineArgs {
+    /// Seed for every random choice: the same seed replays the same game [default: from the clock]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Polyglot book for the engines from `book` upward [default: the built-in book]
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<String>,
+    /// Play without an opening book (the `book` engine still uses one)
+    #[arg(long, conflicts_with = "book")]
+    pub no_book: bool,
+    /// Choose book moves in proportion to their weight instead of uniformly
+    #[arg(long)]
+    pub weighted: bool,
+    /// Ignore book moves lighter than this
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub min_weight: u16,
+}
+
+impl EngineArgs {
+    /// The seed given, or one drawn from the clock (printed by the commands that use it).
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(Rng::seed_from_time)
+    }
+
+    /// The book these options ask for: `None` with `--no-book`.
+    pub fn load_book(&self) -> Result<Option<Arc<Book>>, Error> {
+        if self.no_book {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(match &self.book {
+            Some(path) => Book::open(path)?,
+            None => Book::builtin(),
+        })))
+    }
+
+    pub fn options(&self, seed: u64, book: Option<Arc<Book>>) -> EngineOptions {
+        EngineOptions {
+            seed,
+            book,
+            book_policy: BookPolicy {
+                min_weight: self.min_weight,
+                weighted: self.weighted,
+            },
+        }
+    }
+}
+
+/// Depth and time for a search, as most commands take them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// Search depth in plies [default: the engine's own]
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Time per move in milliseconds (iterative engines)
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+}
+
+impl SearchArgs {
+    /// The limits asked for, or the engine's defaults when none were given.
+    pub fn limits(&self, engine: &dyn Engine) -> Limits {
+        if self.depth.is_none() && self.movetime.is_none() {
+            return engine.default_limits();
+        }
+        Limits {
+            depth: self.depth,
+            movetime: self.movetime.map(std::time::Duration::from_millis),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Creates an engine by name with these options.
+pub fn make_engine(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Error> {
+    engine::create(name, options)
+}
+
+/// The top rung, used when no engine is named.
+pub const DEFAULT_ENGINE: &str = "pst";
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<i32, Error> {
+    match cli.command {
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help().map_err(|e| Error::io("stdout", e))?;
+            Ok(0)
+        }
+        Some(Command::Engines) => {
+            for (i, e) in engine::ENGINES.iter().enumerate() {
+                println!("{:>2}. {:<19} {}", i + 1, e.name, e.idea);
+            }
+            Ok(0)
+        }
+        Some(Command::Play(args)) => play::run(args),
+        Some(Command::Game(args)) => game::run(args),
+        Some(Command::Analyse(args)) => analyse::run(args),
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Tree(args)) => tree::run(args),
+        Some(Command::Book { command }) => book::run(command),
+    }
+}

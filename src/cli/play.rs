@@ -1,0 +1,242 @@
+//! `rookery play`: a person plays an engine in the terminal. Moves in SAN or UCI; `moves`,
+//! `undo`, `hint`, `resign`, `help`; `quit`, `exit` or an empty line leave.
+
+use std::io::{BufRead, Write};
+
+use clap::{Args, ValueEnum};
+use shakmaty::{Color, KnownOutcome, Position};
+
+use super::board::draw;
+use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs, make_engine};
+use crate::core::game::{parse_move, san, san_line};
+use crate::core::score::format_score;
+use crate::core::{Game, Rng, Termination, pgn};
+use crate::error::Error;
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SideChoice {
+    White,
+    Black,
+    Random,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The engine to play against (see `rookery engines`)
+    #[arg(long, default_value = DEFAULT_ENGINE)]
+    pub engine: String,
+    /// Your colour
+    #[arg(long, value_enum, default_value_t = SideChoice::White)]
+    pub color: SideChoice,
+    /// Start from this position instead of the initial one
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Write the game to this PGN file when it ends
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<String>,
+    /// Draw the board with letters instead of Unicode pieces
+    #[arg(long)]
+    pub ascii: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub engine_args: EngineArgs,
+}
+
+const HELP: &str = "Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).\n\
+Commands: moves (list legal moves), undo (take back your last move), hint (ask the engine),\n\
+resign, help, quit / exit / empty line (leave).";
+
+/// How a game in the terminal ended.
+struct Ending {
+    result: &'static str,
+    reason: String,
+    termination: Option<Termination>,
+}
+
+pub fn run(args: PlayArgs) -> Result<i32, Error> {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    play(args, &mut input, &mut out)
+}
+
+/// The game loop, on any input and output (tests drive it with strings).
+pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Error> {
+    let mut game = Game::from_optional_fen(args.fen.as_deref())?;
+    let seed = args.engine_args.seed();
+    let book = args.engine_args.load_book()?;
+    let mut engine = make_engine(&args.engine, &args.engine_args.options(seed, book))?;
+    let limits = args.search.limits(engine.as_ref());
+    let human = match args.color {
+        SideChoice::White => Color::White,
+        SideChoice::Black => Color::Black,
+        SideChoice::Random => {
+            if Rng::new(seed).below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+    };
+    let io = |e: std::io::Error| Error::io("terminal", e);
+    writeln!(
+        out,
+        "Rookery: you play {} against {} (seed {seed}). Type 'help' for commands.",
+        if human == Color::White { "White" } else { "Black" },
+        engine.name()
+    )
+    .map_err(io)?;
+
+    let ending = loop {
+        writeln!(out, "\n{}", draw(game.position(), human, game.last_move(), args.ascii)).map_err(io)?;
+        if let Some((outcome, why)) = game.outcome() {
+            break Ending {
+                result: outcome.as_str(),
+                reason: describe(outcome, why),
+                termination: Some(why),
+            };
+        }
+        if game.position().turn() != human {
+            let analysis = engine.analyse(&game, &limits);
+            let Some(m) = analysis.best else {
+                return Err(Error::Invalid("the engine found no move".into()));
+            };
+            let text = san(game.position(), m);
+            let detail = if analysis.from_book {
+                "book move".to_string()
+            } else {
+                format!(
+                    "score {}, depth {}, {} nodes, {} ms",
+                    analysis.score.map_or("-".to_string(), format_score),
+                    analysis.depth,
+                    analysis.nodes,
+                    analysis.elapsed.as_millis()
+                )
+            };
+            writeln!(out, "{} plays {text} ({detail})", engine.name()).map_err(io)?;
+            game.play(m)?;
+            continue;
+        }
+        write!(out, "Your move: ").map_err(io)?;
+        out.flush().map_err(io)?;
+        let mut line = String::new();
+        if input.read_line(&mut line).map_err(io)? == 0 {
+            writeln!(out).map_err(io)?;
+            break left_game();
+        }
+        match line.trim().to_ascii_lowercase().as_str() {
+            "" | "quit" | "exit" => break left_game(),
+            "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
+            "moves" => {
+                let pos = game.position();
+                let list: Vec<String> = pos.legal_moves().iter().map(|&m| san(pos, m)).collect();
+                writeln!(out, "Legal moves: {}", list.join(" ")).map_err(io)?;
+            }
+            "undo" => {
+                // Back to the person's previous turn: their move and the engine's reply.
+                let mut undone = 0;
+                while let Some(_) = game.undo() {
+                    undone += 1;
+                    if game.position().turn() == human {
+                        break;
+                    }
+                }
+                if undone == 0 {
+                    writeln!(out, "Nothing to undo.").map_err(io)?;
+                } else if game.position().turn() != human {
+                    // The engine moved first in this game; it moves again from the start.
+                    writeln!(out, "Back at the start.").map_err(io)?;
+                } else {
+                    writeln!(out, "Took back {undone} half-move(s).").map_err(io)?;
+                }
+            }
+            "hint" => {
+                let analysis = engine.analyse(&game, &limits);
+                match analysis.best {
+                    Some(m) => {
+                        let pv = san_line(game.position(), &analysis.pv);
+                        writeln!(
+                            out,
+                            "Hint: {} (score {}; line {pv})",
+                            san(game.position(), m),
+                            analysis.score.map_or("-".into(), format_score)
+                        )
+                        .map_err(io)?;
+                    }
+                    None => writeln!(out, "No legal move.").map_err(io)?,
+                }
+            }
+            "resign" => {
+                break Ending {
+                    result: if human == Color::White { "0-1" } else { "1-0" },
+                    reason: format!(
+                        "{} resigns",
+                        if human == Color::White { "White" } else { "Black" }
+                    ),
+                    termination: Some(Termination::Resignation),
+                };
+            }
+            _ => match parse_move(game.position(), &line) {
+                Ok(m) => game.play(m)?,
+                Err(e) => {
+                    writeln!(out, "{e}. Type 'moves' for the legal moves, 'help' for commands.")
+                        .map_err(io)?
+                }
+            },
+        }
+    };
+    writeln!(out, "Game over: {} ({})", ending.result, ending.reason).map_err(io)?;
+    if !game.moves().is_empty() {
+        writeln!(out, "{}", game.san_moves()).map_err(io)?;
+    }
+    if let Some(path) = &args.pgn {
+        let (white, black) = if human == Color::White {
+            ("Human".to_string(), format!("Rookery {}", engine.name()))
+        } else {
+            (format!("Rookery {}", engine.name()), "Human".to_string())
+        };
+        let tags = [
+            ("Event", "Rookery terminal game".to_string()),
+            ("Site", "rookery play".to_string()),
+            ("Date", pgn::today()),
+            ("Round", "-".to_string()),
+            ("White", white),
+            ("Black", black),
+            (
+                "Termination",
+                match ending.termination {
+                    Some(t) if t.is_normal() => "normal".to_string(),
+                    Some(_) => "adjudication".to_string(),
+                    None => "unterminated".to_string(),
+                },
+            ),
+            ("Seed", seed.to_string()),
+        ];
+        let text = pgn::write(&game, &tags, ending.result, Some(&ending.reason));
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+        writeln!(out, "Game saved to {path}").map_err(io)?;
+    }
+    Ok(0)
+}
+
+fn left_game() -> Ending {
+    Ending {
+        result: "*",
+        reason: "game left unfinished".into(),
+        termination: None,
+    }
+}
+
+/// A sentence for how a game ended: "White mates", "draw by stalemate".
+pub fn describe(outcome: KnownOutcome, why: Termination) -> String {
+    match outcome.winner() {
+        Some(Color::White) if why == Termination::Checkmate => "White mates".into(),
+        Some(Color::Black) if why == Termination::Checkmate => "Black mates".into(),
+        Some(Color::White) => format!("White wins by {why}"),
+        Some(Color::Black) => format!("Black wins by {why}"),
+        None => format!("draw by {why}"),
+    }
+}
+

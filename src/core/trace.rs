@@ -1,0 +1,34 @@
+//! A window into a search, for `rookery tree`: the searches of the max/min and negamax rungs call
+//! these hooks as they walk the tree. The default `NoTrace` does nothing and compiles away.
+
+use shakmaty::Move;
+
+pub trait Tracer {
+    /// A position is visited, reached by `mv` (`None` at the root), `ply` half-moves deep.
+    fn enter(&mut self, _ply: u32, _mv: Option<Move>) {}
+    /// The position last entered and not yet left gets its value (from White's point of view).
+    fn leave(&mut self, _value: i32) {}
+    /// A cut-off skips the moves `skipped` of the position last entered.
+    fn pruned(&mut self, _skipped: &[Move]) {}
+}
+
+/// The tracer that records nothing.
+pub struct NoTrace;
+
+impl Tracer for NoTrace {}
+
+/// Counts positions per ply.
+#[derive(Default, Debug, Clone)]
+pub struct CountPerPly {
+    pub counts: Vec<u64>,
+}
+
+impl Tracer for CountPerPly {
+    fn enter(&mut self, ply: u32, _mv: Option<Move>) {
+        let ply = ply as usize;
+        if self.counts.len() <= ply {
+            self.counts.resize(ply + 1, 0);
+        }
+        self.counts[ply] += 1;
+    }
+}

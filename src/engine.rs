@@ -1,0 +1,242 @@
+//! One interface for every engine, from the random mover to the strong engine: given a game
+//! (position and history) and limits, return an analysis. The CLI, the UCI loop and the match
+//! runner only ever see `dyn Engine`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::Serialize;
+use shakmaty::Move;
+
+use crate::book::{Book, BookPolicy};
+use crate::core::{Game, Limits};
+use crate::error::Error;
+use crate::ladder;
+
+/// How a score relates to the true value of a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    Exact,
+    /// The move is at least this good (it caused a cut-off).
+    Lower,
+    /// The move is at most this good (it was refuted without an exact score).
+    Upper,
+}
+
+/// A root move and what the engine learned about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredMove {
+    pub mv: Move,
+    /// Centipawns from the side to move's point of view; `None` when the engine does not score
+    /// moves (random mover, book).
+    pub score: Option<i32>,
+    pub bound: Bound,
+    /// The book weight, when the move came from an opening book.
+    pub weight: Option<u16>,
+}
+
+impl ScoredMove {
+    pub fn unscored(mv: Move) -> ScoredMove {
+        ScoredMove {
+            mv,
+            score: None,
+            bound: Bound::Exact,
+            weight: None,
+        }
+    }
+
+    pub fn scored(mv: Move, score: i32, bound: Bound) -> ScoredMove {
+        ScoredMove {
+            mv,
+            score: Some(score),
+            bound,
+            weight: None,
+        }
+    }
+}
+
+/// What an engine returns for a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// The move to play; `None` only when the game is over (no legal move).
+    pub best: Option<Move>,
+    /// The score of the best move, side to move's point of view.
+    pub score: Option<i32>,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+    /// The root moves considered, best first.
+    pub moves: Vec<ScoredMove>,
+    /// Depth of the deepest completed search, in plies.
+    pub depth: u32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// True if the move came from an opening book.
+    pub from_book: bool,
+}
+
+impl Analysis {
+    /// Sorts the root moves best first (unscored moves last, in their order), keeping it stable.
+    pub fn sort_moves(&mut self) {
+        self.moves
+            .sort_by_key(|m| std::cmp::Reverse(m.score.unwrap_or(i32::MIN)));
+    }
+}
+
+/// Every engine implements this.
+pub trait Engine: Send {
+    /// The user-facing name (`minimax`, `rookery`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Analyses the current position of `game` within `limits` and returns the best move.
+    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis;
+
+    /// Forgets everything learned about earlier games (hash tables, histories).
+    fn new_game(&mut self) {}
+
+    /// Limits to use when the user gives none: a depth that answers in about a second.
+    fn default_limits(&self) -> Limits {
+        Limits::depth(3)
+    }
+}
+
+/// Settings shared by every engine when it is created.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// Seed for every random choice, so a game can be replayed exactly.
+    pub seed: u64,
+    /// The opening book engines from `book` upward consult; `None` plays without a book.
+    pub book: Option<Arc<Book>>,
+    pub book_policy: BookPolicy,
+}
+
+/// A rung of the ladder, as `rookery engines` lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineInfo {
+    pub name: &'static str,
+    pub idea: &'static str,
+}
+
+/// Every engine, in ladder order.
+pub const ENGINES: &[EngineInfo] = &[
+    EngineInfo {
+        name: "random",
+        idea: "a uniformly random legal move",
+    },
+    EngineInfo {
+        name: "book",
+        idea: "moves from a Polyglot opening book, else random",
+    },
+    EngineInfo {
+        name: "greedy",
+        idea: "one-ply search on material (pawn 1, knight 3, bishop 3, rook 5, queen 9)",
+    },
+    EngineInfo {
+        name: "greedy-incremental",
+        idea: "the same choices from each move's material change, without recounting the board",
+    },
+    EngineInfo {
+        name: "minimax",
+        idea: "fixed-depth minimax, max/min form",
+    },
+    EngineInfo {
+        name: "alphabeta",
+        idea: "alpha-beta cut-offs, still max/min form",
+    },
+    EngineInfo {
+        name: "negamax",
+        idea: "alpha-beta in negamax form",
+    },
+    EngineInfo {
+        name: "iterative",
+        idea: "iterative deepening: deeper and deeper until the time is up",
+    },
+    EngineInfo {
+        name: "tt",
+        idea: "a transposition table: results and best moves remembered by Zobrist hash",
+    },
+    EngineInfo {
+        name: "quiescence",
+        idea: "a capture search at the leaves, so no exchange is cut in half",
+    },
+    EngineInfo {
+        name: "pst",
+        idea: "the Simplified Evaluation Function: piece-square tables",
+    },
+];
+
+/// Creates an engine by name.
+pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Error> {
+    let name = name.trim().to_ascii_lowercase();
+    let engine: Box<dyn Engine> = match name.as_str() {
+        "random" => Box::new(ladder::random::RandomMover::new(options)),
+        "book" => Box::new(ladder::book::BookMover::new(options)),
+        "greedy" => Box::new(ladder::greedy::Greedy::new(options)),
+        "greedy-incremental" => Box::new(ladder::greedy_incremental::GreedyIncremental::new(options)),
+        "minimax" => Box::new(ladder::minimax::Minimax::new(options)),
+        "alphabeta" => Box::new(ladder::alphabeta::AlphaBeta::new(options)),
+        "negamax" => Box::new(ladder::negamax::Negamax::new(options)),
+        "iterative" => Box::new(ladder::iterative::Iterative::new(options)),
+        "tt" => Box::new(ladder::tt::TtEngine::new(options)),
+        "quiescence" => Box::new(ladder::quiescence::Quiescence::new(options)),
+        "pst" => Box::new(ladder::pst::Pst::new(options)),
+        _ => return Err(Error::UnknownEngine(name)),
+    };
+    Ok(engine)
+}
+
+/// The names of all engines.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ENGINES.iter().map(|e| e.name)
+}
+
+/// How a game between two engines ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` when stopped unfinished.
+    pub result: &'static str,
+    pub termination: crate::core::Termination,
+}
+
+/// Plays `game` on between `white` and `black` until it ends or reaches `max_plies` half-moves,
+/// calling `on_move` before each move is played (with the game as it stands and the analysis).
+/// An engine that returns no legal move is an error naming it.
+pub fn play_out(
+    game: &mut Game,
+    white: &mut dyn Engine,
+    black: &mut dyn Engine,
+    limits: (&Limits, &Limits),
+    max_plies: usize,
+    mut on_move: impl FnMut(&Game, &Analysis) -> Result<(), Error>,
+) -> Result<GameEnd, Error> {
+    use shakmaty::{Color, Position};
+    loop {
+        if let Some((outcome, termination)) = game.outcome() {
+            return Ok(GameEnd {
+                result: outcome.as_str(),
+                termination,
+            });
+        }
+        if game.ply() >= max_plies {
+            return Ok(GameEnd {
+                result: "*",
+                termination: crate::core::Termination::MaxPlies,
+            });
+        }
+        let white_to_move = game.position().turn() == Color::White;
+        let analysis = if white_to_move {
+            white.analyse(game, limits.0)
+        } else {
+            black.analyse(game, limits.1)
+        };
+        let Some(m) = analysis.best.filter(|&m| game.position().is_legal(m)) else {
+            let name = if white_to_move { white.name() } else { black.name() };
+            return Err(Error::Invalid(format!("{name} returned no legal move")));
+        };
+        on_move(game, &analysis)?;
+        game.play(m)?;
+    }
+}

@@ -1,0 +1,113 @@
+//! Rung 5, `minimax`: look `depth` moves ahead. White picks the move with the highest material
+//! count, Black the lowest, each assuming the other does the same, down to a fixed depth where
+//! the board is counted. Every position of the tree is visited: at depth 3 on a middlegame
+//! position that is about 70,000 positions, at depth 4 over two million.
+
+use std::sync::Arc;
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::book::{Book, BookPolicy};
+use crate::core::score::INFINITY;
+use crate::core::trace::{NoTrace, Tracer};
+use crate::core::{Game, Limits, Rng};
+use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::eval::material;
+use crate::ladder::book::book_move;
+use crate::ladder::{Ctx, Node, white_pov};
+
+pub const DEFAULT_DEPTH: u32 = 3;
+
+/// The minimax value of `pos` (White's point of view), `depth` plies deep.
+pub fn minimax<T: Tracer>(pos: &Chess, depth: u32, ply: u32, ctx: &mut Ctx, tracer: &mut T) -> i32 {
+    let moves = match ctx.visit(pos, ply) {
+        Node::Over(v) => {
+            let v = white_pov(pos, v);
+            tracer.leave(v);
+            return v;
+        }
+        Node::Moves(moves) => moves,
+    };
+    if depth == 0 {
+        let v = material::evaluate(pos.board());
+        tracer.leave(v);
+        return v;
+    }
+    let maximizing = pos.turn() == Color::White;
+    let mut best = if maximizing { -INFINITY } else { INFINITY };
+    for &m in &moves {
+        let child = ctx.play(pos, m);
+        tracer.enter(ply + 1, Some(m));
+        let v = minimax(&child, depth - 1, ply + 1, ctx, tracer);
+        ctx.back();
+        if (maximizing && v > best) || (!maximizing && v < best) {
+            best = v;
+            ctx.pv.update(ply, m);
+        }
+    }
+    tracer.leave(best);
+    best
+}
+
+/// Searches the current position of `game` to `depth` and reports every root move's value.
+pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut T) -> Analysis {
+    let root = game.position();
+    let mut ctx = Ctx::new(game, limits);
+    tracer.enter(0, None);
+    let moves = match ctx.visit(root, 0) {
+        Node::Over(v) => {
+            tracer.leave(white_pov(root, v));
+            return ctx.analysis(Vec::new(), 0);
+        }
+        Node::Moves(moves) => moves,
+    };
+    let maximizing = root.turn() == Color::White;
+    let mut best = if maximizing { -INFINITY } else { INFINITY };
+    let mut scored = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let child = ctx.play(root, m);
+        tracer.enter(1, Some(m));
+        let v = minimax(&child, depth.max(1) - 1, 1, &mut ctx, tracer);
+        ctx.back();
+        if (maximizing && v > best) || (!maximizing && v < best) {
+            best = v;
+            ctx.pv.update(0, m);
+        }
+        scored.push(ScoredMove::scored(m, white_pov(root, v), Bound::Exact));
+    }
+    tracer.leave(best);
+    ctx.analysis(scored, depth.max(1))
+}
+
+pub struct Minimax {
+    book: Option<Arc<Book>>,
+    policy: BookPolicy,
+    rng: Rng,
+}
+
+impl Minimax {
+    pub fn new(options: &EngineOptions) -> Minimax {
+        Minimax {
+            book: options.book.clone(),
+            policy: options.book_policy,
+            rng: Rng::new(options.seed),
+        }
+    }
+}
+
+impl Engine for Minimax {
+    fn name(&self) -> &'static str {
+        "minimax"
+    }
+
+    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
+            return a;
+        }
+        search(game, limits, limits.depth.unwrap_or(DEFAULT_DEPTH), &mut NoTrace)
+    }
+
+    fn default_limits(&self) -> Limits {
+        Limits::depth(DEFAULT_DEPTH)
+    }
+}

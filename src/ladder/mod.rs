@@ -1,0 +1,199 @@
+//! The tutorial's engine ladder: each rung is the one before it plus one idea, named at the top of
+//! its file. What the searching rungs share lives here: the search context (node count, the hashes
+//! of the game and the search path for repetitions, the limits) and the principal-variation table.
+
+pub mod alphabeta;
+pub mod book;
+pub mod greedy;
+pub mod greedy_incremental;
+pub mod iterative;
+pub mod minimax;
+pub mod negamax;
+pub mod pst;
+pub mod quiescence;
+pub mod random;
+pub mod tt;
+
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
+
+use crate::core::game::{hash, repetitions};
+use crate::core::score::{DRAW, mated_in};
+use crate::core::{Game, Limits, Stopper};
+use crate::engine::{Analysis, ScoredMove};
+
+/// Deepest ply any ladder search goes (quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// What a visited position turned out to be.
+pub enum Node {
+    /// The game is over here; the value is from the side to move's point of view.
+    Over(i32),
+    /// The game goes on with these legal moves.
+    Moves(MoveList),
+}
+
+/// Search state for one `analyse` call: allocated once, before the search starts.
+pub struct Ctx {
+    /// Positions visited.
+    pub nodes: u64,
+    /// Deepest ply visited.
+    pub seldepth: u32,
+    pub stopper: Stopper,
+    /// May the search stop before it is done? (Iterative deepening finishes depth 1 regardless.)
+    pub may_stop: bool,
+    /// Hashes of the game's positions, then of the positions on the current search path.
+    path: Vec<u64>,
+    pub pv: PvTable,
+}
+
+impl Ctx {
+    pub fn new(game: &Game, limits: &Limits) -> Ctx {
+        let mut path = Vec::with_capacity(game.hashes().len() + MAX_PLY + 2);
+        path.extend_from_slice(game.hashes());
+        Ctx {
+            nodes: 0,
+            seldepth: 0,
+            stopper: Stopper::new(limits),
+            may_stop: true,
+            path,
+            pv: PvTable::new(),
+        }
+    }
+
+    /// Counts a visit to `pos` (`ply` deep) and says whether the game is over there: checkmate,
+    /// stalemate, insufficient material, the 75-move rule or fivefold repetition, as python-chess's
+    /// `outcome()` does. The position's hash must be the last one pushed.
+    pub fn visit(&mut self, pos: &Chess, ply: u32) -> Node {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv.clear(ply);
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Node::Over(if pos.is_check() { mated_in(ply) } else { DRAW });
+        }
+        if pos.is_insufficient_material()
+            || pos.halfmoves() >= 150
+            || repetitions(&self.path, pos.halfmoves()) >= 5
+        {
+            return Node::Over(DRAW);
+        }
+        Node::Moves(moves)
+    }
+
+    /// The position after `m`, its hash pushed on the path. Call `back` after searching it.
+    pub fn play(&mut self, pos: &Chess, m: Move) -> Chess {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        // shakmaty updates the hash incrementally for most moves; the rest are hashed in full.
+        let h = pos
+            .update_zobrist_hash(Zobrist64(self.current_hash()), m, EnPassantMode::Legal)
+            .map_or_else(|| hash(&child), |z| z.0);
+        debug_assert_eq!(h, hash(&child), "incremental hash after {m:?}");
+        self.path.push(h);
+        child
+    }
+
+    pub fn back(&mut self) {
+        self.path.pop();
+    }
+
+    /// The hash of the position being searched (the last one pushed).
+    pub fn current_hash(&self) -> u64 {
+        *self.path.last().expect("the root's hash is always on the path")
+    }
+
+    /// True if the search must end now (time, nodes or a stop request).
+    pub fn stop(&mut self) -> bool {
+        self.may_stop && self.stopper.should_stop(self.nodes)
+    }
+
+    /// The analysis of a finished search: root moves (sorted here), PV from the table.
+    pub fn analysis(&self, mut moves: Vec<ScoredMove>, depth: u32) -> Analysis {
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score.unwrap_or(i32::MIN)));
+        let pv = self.pv.line(0).to_vec();
+        let best = pv.first().copied().or(moves.first().map(|m| m.mv));
+        Analysis {
+            best,
+            score: best.and_then(|b| moves.iter().find(|m| m.mv == b)).and_then(|m| m.score),
+            pv,
+            moves,
+            depth,
+            seldepth: self.seldepth,
+            nodes: self.nodes,
+            elapsed: self.stopper.elapsed(),
+            from_book: false,
+        }
+    }
+}
+
+/// The triangular principal-variation table: row `ply` holds the best line found from that ply.
+pub struct PvTable {
+    moves: Vec<Move>,
+    len: [usize; MAX_PLY + 1],
+}
+
+impl Default for PvTable {
+    fn default() -> Self {
+        PvTable::new()
+    }
+}
+
+impl PvTable {
+    pub fn new() -> PvTable {
+        let filler = Move::Put {
+            role: Role::Pawn,
+            to: Square::A1,
+        };
+        PvTable {
+            moves: vec![filler; (MAX_PLY + 1) * (MAX_PLY + 1)],
+            len: [0; MAX_PLY + 1],
+        }
+    }
+
+    pub fn clear(&mut self, ply: u32) {
+        if let Some(l) = self.len.get_mut(ply as usize) {
+            *l = 0;
+        }
+    }
+
+    /// `m` is the new best move at `ply`: the line becomes `m` followed by the child's line.
+    pub fn update(&mut self, ply: u32, m: Move) {
+        let ply = ply as usize;
+        if ply >= MAX_PLY {
+            return;
+        }
+        let row = ply * (MAX_PLY + 1);
+        let child_row = (ply + 1) * (MAX_PLY + 1);
+        let child_len = self.len[ply + 1].min(MAX_PLY);
+        self.moves[row] = m;
+        self.moves
+            .copy_within(child_row..child_row + child_len, row + 1);
+        self.len[ply] = child_len + 1;
+    }
+
+    pub fn line(&self, ply: u32) -> &[Move] {
+        let ply = ply as usize;
+        let row = ply * (MAX_PLY + 1);
+        &self.moves[row..row + self.len[ply]]
+    }
+}
+
+/// A value from the side to move's point of view turned into White's (the max/min engines' view).
+pub fn white_pov(pos: &Chess, stm_value: i32) -> i32 {
+    if pos.turn() == Color::White {
+        stm_value
+    } else {
+        -stm_value
+    }
+}
+
+/// MVV-LVA key for ordering captures: most valuable victim first, then least valuable attacker.
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => 1,
+        _ => m.capture().map_or(0, |r| r as i32),
+    };
+    let promo = m.promotion().map_or(0, |r| r as i32);
+    (victim + promo) * 8 - m.role() as i32
+}

@@ -1,0 +1,113 @@
+//! Perft: count the leaf positions of the legal-move tree to a depth. The contract between the
+//! rules (shakmaty) and everything built on them; suites of known counts live in EPD files:
+//! `FEN ;D1 20 ;D2 400 ...`.
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::core::game::parse_fen;
+use crate::error::Error;
+
+/// Leaf positions `depth` plies below `pos`. At the last ply the legal moves are counted, not
+/// played ("bulk counting").
+pub fn perft(pos: &Chess, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// Perft split by root move, for finding where two move generators disagree.
+pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (m, perft(&child, depth.saturating_sub(1)))
+        })
+        .collect()
+}
+
+/// One line of a perft suite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    pub fen: String,
+    pub id: Option<String>,
+    /// (depth, expected leaf count), in file order.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Parses an EPD perft suite: `FEN ;D1 n ;D2 n ... [;id "name"]`. Blank lines and `#` comments
+/// are skipped; a malformed line is an error naming its line number.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, Error> {
+    let mut cases = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |what: &str| Error::Invalid(format!("perft suite line {}: {what}", i + 1));
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or("").trim().to_string();
+        parse_fen(&fen).map_err(|e| bad(&e.to_string()))?;
+        let mut case = PerftCase {
+            fen,
+            id: None,
+            counts: Vec::new(),
+        };
+        for field in parts {
+            let field = field.trim();
+            if let Some(rest) = field.strip_prefix("id ") {
+                case.id = Some(rest.trim().trim_matches('"').to_string());
+            } else if let Some(rest) = field.strip_prefix('D') {
+                let (d, n) = rest
+                    .split_once(char::is_whitespace)
+                    .ok_or_else(|| bad(&format!("'{field}' is not 'Dn count'")))?;
+                let d = d.parse().map_err(|_| bad(&format!("bad depth in '{field}'")))?;
+                let n = n.trim().parse().map_err(|_| bad(&format!("bad count in '{field}'")))?;
+                case.counts.push((d, n));
+            } else if !field.is_empty() {
+                return Err(bad(&format!("unknown field '{field}'")));
+            }
+        }
+        cases.push(case);
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position() {
+        let pos = Chess::default();
+        assert_eq!(perft(&pos, 0), 1);
+        assert_eq!(perft(&pos, 1), 20);
+        assert_eq!(perft(&pos, 3), 8_902);
+        let d = divide(&pos, 3);
+        assert_eq!(d.len(), 20);
+        assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 8_902);
+    }
+
+    #[test]
+    fn suite_lines() {
+        let cases = parse_suite("# comment\n\n8/8/8/8/8/8/1k6/K7 w - - 0 1 ;D1 3 ;D2 9 ;id \"kk\"\n").unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(cases[0].id.as_deref(), Some("kk"));
+        assert!(parse_suite("8/8/8/8/8/8/1k6/K7 w - - 0 1 ;D1 x").is_err());
+        assert!(parse_suite("garbage ;D1 3").is_err());
+    }
+}
