@@ -175,7 +175,9 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "random" => Box::new(ladder::random::RandomMover::new(options)),
         "book" => Box::new(ladder::book::BookMover::new(options)),
         "greedy" => Box::new(ladder::greedy::Greedy::new(options)),
-        "greedy-incremental" => Box::new(ladder::greedy_incremental::GreedyIncremental::new(options)),
+        "greedy-incremental" => {
+            Box::new(ladder::greedy_incremental::GreedyIncremental::new(options))
+        }
         "minimax" => Box::new(ladder::minimax::Minimax::new(options)),
         "alphabeta" => Box::new(ladder::alphabeta::AlphaBeta::new(options)),
         "negamax" => Box::new(ladder::negamax::Negamax::new(options)),
@@ -233,7 +235,11 @@ pub fn play_out(
             black.analyse(game, limits.1)
         };
         let Some(m) = analysis.best.filter(|&m| game.position().is_legal(m)) else {
-            let name = if white_to_move { white.name() } else { black.name() };
+            let name = if white_to_move {
+                white.name()
+            } else {
+                black.name()
+            };
             return Err(Error::Invalid(format!("{name} returned no legal move")));
         };
         on_move(game, &analysis)?;

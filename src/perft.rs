@@ -74,8 +74,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, Error> {
                 let (d, n) = rest
                     .split_once(char::is_whitespace)
                     .ok_or_else(|| bad(&format!("'{field}' is not 'Dn count'")))?;
-                let d = d.parse().map_err(|_| bad(&format!("bad depth in '{field}'")))?;
-                let n = n.trim().parse().map_err(|_| bad(&format!("bad count in '{field}'")))?;
+                let d = d
+                    .parse()
+                    .map_err(|_| bad(&format!("bad depth in '{field}'")))?;
+                let n = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(&format!("bad count in '{field}'")))?;
                 case.counts.push((d, n));
             } else if !field.is_empty() {
                 return Err(bad(&format!("unknown field '{field}'")));
@@ -103,11 +108,13 @@ mod tests {
 
     #[test]
     fn suite_lines() {
-        let cases = parse_suite("# comment\n\n8/8/8/8/8/8/1k6/K7 w - - 0 1 ;D1 3 ;D2 9 ;id \"kk\"\n").unwrap();
+        let cases =
+            parse_suite("# comment\n\n8/8/8/8/8/2k5/8/K7 w - - 0 1 ;D1 3 ;D2 9 ;id \"kk\"\n")
+                .unwrap();
         assert_eq!(cases.len(), 1);
         assert_eq!(cases[0].counts, vec![(1, 3), (2, 9)]);
         assert_eq!(cases[0].id.as_deref(), Some("kk"));
-        assert!(parse_suite("8/8/8/8/8/8/1k6/K7 w - - 0 1 ;D1 x").is_err());
+        assert!(parse_suite("8/8/8/8/8/2k5/8/K7 w - - 0 1 ;D1 x").is_err());
         assert!(parse_suite("garbage ;D1 3").is_err());
     }
 }

@@ -49,7 +49,9 @@ pub fn build(games: &[PgnGame], options: BuildOptions) -> (Vec<u8>, BuildReport)
     let mut tallies: HashMap<(u64, u16), Tally> = HashMap::new();
     let mut report = BuildReport::default();
     for game in games {
-        let outcome = game.tag("Result").and_then(|r| r.parse::<KnownOutcome>().ok());
+        let outcome = game
+            .tag("Result")
+            .and_then(|r| r.parse::<KnownOutcome>().ok());
         let Some(outcome) = outcome else {
             report.games_skipped += 1;
             continue;

@@ -83,7 +83,7 @@ impl Book {
     }
 
     fn check(bytes: &[u8]) -> Result<(), Error> {
-        if bytes.len() % ENTRY_SIZE != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_SIZE) {
             return Err(Error::Book(format!(
                 "{} bytes is not a whole number of 16-byte entries",
                 bytes.len()
@@ -93,7 +93,9 @@ impl Book {
         for (i, chunk) in bytes.chunks_exact(ENTRY_SIZE).enumerate() {
             let key = u64::from_be_bytes(chunk[..8].try_into().expect("8 bytes"));
             if key < last {
-                return Err(Error::Book(format!("entry {i} is out of order: not a Polyglot book")));
+                return Err(Error::Book(format!(
+                    "entry {i} is out of order: not a Polyglot book"
+                )));
             }
             last = key;
         }
@@ -214,7 +216,10 @@ mod tests {
         // O-O is e1h1: from 4, to 7.
         assert_eq!(encode_move(parse_move(&castle, "O-O").unwrap()), 7 | 4 << 6);
         let promo = crate::core::game::parse_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
-        assert_eq!(encode_move(parse_move(&promo, "a8=N").unwrap()), 56 | 48 << 6 | 1 << 12);
+        assert_eq!(
+            encode_move(parse_move(&promo, "a8=N").unwrap()),
+            56 | 48 << 6 | 1 << 12
+        );
     }
 
     #[test]
@@ -232,6 +237,9 @@ mod tests {
         assert!(book.len() > 100);
         let entries = book.entries(&Chess::default());
         assert!(entries.len() >= 3, "{entries:?}");
-        assert!(entries.iter().any(|e| encode_move(e.mv) == 28 | 12 << 6), "e4 in book");
+        assert!(
+            entries.iter().any(|e| encode_move(e.mv) == 28 | 12 << 6),
+            "e4 in book"
+        );
     }
 }

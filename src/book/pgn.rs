@@ -106,10 +106,11 @@ fn main_line_tokens(movetext: &str) -> Vec<String> {
     let mut chars = movetext.chars().peekable();
     let mut word = String::new();
     let flush = |word: &mut String, depth: usize, tokens: &mut Vec<String>| {
-        if depth == 0 && !word.is_empty() {
-            if let Some(t) = clean_token(word) {
-                tokens.push(t);
-            }
+        if depth == 0
+            && !word.is_empty()
+            && let Some(t) = clean_token(word)
+        {
+            tokens.push(t);
         }
         word.clear();
     };
@@ -153,9 +154,17 @@ fn clean_token(word: &str) -> Option<String> {
     }
     // "12." "12..." "12.e4": drop the move number.
     let w = word.trim_start_matches(|c: char| c.is_ascii_digit());
-    let w = if w.len() < word.len() { w.trim_start_matches('.') } else { word };
+    let w = if w.len() < word.len() {
+        w.trim_start_matches('.')
+    } else {
+        word
+    };
     let w = w.trim_end_matches(['!', '?']);
-    if w.is_empty() { None } else { Some(w.to_string()) }
+    if w.is_empty() {
+        None
+    } else {
+        Some(w.to_string())
+    }
 }
 
 /// Reads a PGN file.
@@ -177,10 +186,10 @@ mod tests {
 
 [Event "Second"]
 [Result "*"]
-[FEN "8/8/8/8/8/8/4k3/R3K3 w Q - 0 1"]
+[FEN "8/8/4k3/8/8/8/8/R3K3 w Q - 0 1"]
 [SetUp "1"]
 
-1. O-O-O+ Ke3 *
+1. O-O-O Ke5 *
 "#;
         let games = read_games(text);
         assert_eq!(games.len(), 2);

@@ -72,11 +72,17 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
             "book": a.from_book,
             "moves": moves,
         });
-        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON of plain values"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).expect("JSON of plain values")
+        );
         return Ok(0);
     }
     println!("Position: {}", game.fen());
-    println!("Engine:   {} (scores from the side to move, in pawns)", engine.name());
+    println!(
+        "Engine:   {} (scores from the side to move, in pawns)",
+        engine.name()
+    );
     if pos.legal_moves().is_empty() {
         println!("No legal moves: the game is over.");
         return Ok(0);

@@ -1,10 +1,10 @@
 //! `rookery book build` and `rookery book probe`.
 
-use clap::Subcommand;
 use crate::book::build::{BuildOptions, build};
 use crate::book::{Book, pgn};
 use crate::core::game::{parse_fen, san, uci};
 use crate::error::Error;
+use clap::Subcommand;
 
 #[derive(Subcommand, Debug)]
 pub enum BookCommand {
@@ -62,7 +62,11 @@ pub fn run(command: BookCommand) -> Result<i32, Error> {
                 report.games_skipped,
                 broken
             );
-            println!("{} entries ({} bytes) written to {out}", report.entries, bytes.len());
+            println!(
+                "{} entries ({} bytes) written to {out}",
+                report.entries,
+                bytes.len()
+            );
             Ok(0)
         }
         BookCommand::Probe { book, fen } => {
@@ -87,7 +91,13 @@ pub fn run(command: BookCommand) -> Result<i32, Error> {
                 } else {
                     0.0
                 };
-                println!("{:<8} {:<6} {:>7} {:>6.1}%", san(&pos, e.mv), uci(e.mv), e.weight, share);
+                println!(
+                    "{:<8} {:<6} {:>7} {:>6.1}%",
+                    san(&pos, e.mv),
+                    uci(e.mv),
+                    e.weight,
+                    share
+                );
             }
             Ok(0)
         }

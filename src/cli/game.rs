@@ -103,7 +103,9 @@ pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameResu
         args.max_plies,
         |game, analysis| {
             let pos = game.position();
-            let m = analysis.best.expect("play_out passes only analyses with a move");
+            let m = analysis
+                .best
+                .expect("play_out passes only analyses with a move");
             let text = san(pos, m);
             if args.show {
                 let mut after = pos.clone();
@@ -112,7 +114,11 @@ pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameResu
                     out,
                     "\n{}. {}{text}\n{}",
                     pos.fullmoves(),
-                    if pos.turn() == Color::White { "" } else { "... " },
+                    if pos.turn() == Color::White {
+                        ""
+                    } else {
+                        "... "
+                    },
                     draw(&after, Color::White, Some(m), args.ascii)
                 )
                 .map_err(io)?;

@@ -139,7 +139,9 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         None => {
             use clap::CommandFactory;
-            Cli::command().print_help().map_err(|e| Error::io("stdout", e))?;
+            Cli::command()
+                .print_help()
+                .map_err(|e| Error::io("stdout", e))?;
             Ok(0)
         }
         Some(Command::Engines) => {

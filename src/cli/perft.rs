@@ -50,7 +50,11 @@ pub fn run(args: PerftArgs) -> Result<i32, Error> {
         perft(&pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Time: {} ms, {:.0} nodes/s", (secs * 1000.0) as u64, nodes as f64 / secs.max(1e-9));
+    println!(
+        "Time: {} ms, {:.0} nodes/s",
+        (secs * 1000.0) as u64,
+        nodes as f64 / secs.max(1e-9)
+    );
     println!("Nodes searched: {nodes}");
     Ok(0)
 }

@@ -84,13 +84,26 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     writeln!(
         out,
         "Rookery: you play {} against {} (seed {seed}). Type 'help' for commands.",
-        if human == Color::White { "White" } else { "Black" },
+        if human == Color::White {
+            "White"
+        } else {
+            "Black"
+        },
         engine.name()
     )
     .map_err(io)?;
 
+    let mut redraw = true;
     let ending = loop {
-        writeln!(out, "\n{}", draw(game.position(), human, game.last_move(), args.ascii)).map_err(io)?;
+        if redraw {
+            writeln!(
+                out,
+                "\n{}",
+                draw(game.position(), human, game.last_move(), args.ascii)
+            )
+            .map_err(io)?;
+            redraw = false;
+        }
         if let Some((outcome, why)) = game.outcome() {
             break Ending {
                 result: outcome.as_str(),
@@ -107,9 +120,19 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             let detail = if analysis.from_book {
                 "book move".to_string()
             } else {
+                // Scores are shown from White's side, as boards in GUIs show them.
+                let white_view = |v: i32| {
+                    if game.position().turn() == Color::White {
+                        v
+                    } else {
+                        -v
+                    }
+                };
                 format!(
-                    "score {}, depth {}, {} nodes, {} ms",
-                    analysis.score.map_or("-".to_string(), format_score),
+                    "eval {} for White, depth {}, {} nodes, {} ms",
+                    analysis
+                        .score
+                        .map_or("-".to_string(), |v| format_score(white_view(v))),
                     analysis.depth,
                     analysis.nodes,
                     analysis.elapsed.as_millis()
@@ -117,6 +140,7 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             };
             writeln!(out, "{} plays {text} ({detail})", engine.name()).map_err(io)?;
             game.play(m)?;
+            redraw = true;
             continue;
         }
         write!(out, "Your move: ").map_err(io)?;
@@ -137,7 +161,7 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             "undo" => {
                 // Back to the person's previous turn: their move and the engine's reply.
                 let mut undone = 0;
-                while let Some(_) = game.undo() {
+                while game.undo().is_some() {
                     undone += 1;
                     if game.position().turn() == human {
                         break;
@@ -151,19 +175,22 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 } else {
                     writeln!(out, "Took back {undone} half-move(s).").map_err(io)?;
                 }
+                redraw = undone > 0;
             }
             "hint" => {
                 let analysis = engine.analyse(&game, &limits);
                 match analysis.best {
                     Some(m) => {
-                        let pv = san_line(game.position(), &analysis.pv);
-                        writeln!(
-                            out,
-                            "Hint: {} (score {}; line {pv})",
-                            san(game.position(), m),
-                            analysis.score.map_or("-".into(), format_score)
-                        )
-                        .map_err(io)?;
+                        let why = match analysis.score {
+                            _ if analysis.from_book => "book move".to_string(),
+                            Some(v) => format!(
+                                "score {} for you; line {}",
+                                format_score(v),
+                                san_line(game.position(), &analysis.pv)
+                            ),
+                            None => "no score".to_string(),
+                        };
+                        writeln!(out, "Hint: {} ({why})", san(game.position(), m)).map_err(io)?;
                     }
                     None => writeln!(out, "No legal move.").map_err(io)?,
                 }
@@ -173,17 +200,25 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     result: if human == Color::White { "0-1" } else { "1-0" },
                     reason: format!(
                         "{} resigns",
-                        if human == Color::White { "White" } else { "Black" }
+                        if human == Color::White {
+                            "White"
+                        } else {
+                            "Black"
+                        }
                     ),
                     termination: Some(Termination::Resignation),
                 };
             }
             _ => match parse_move(game.position(), &line) {
-                Ok(m) => game.play(m)?,
-                Err(e) => {
-                    writeln!(out, "{e}. Type 'moves' for the legal moves, 'help' for commands.")
-                        .map_err(io)?
+                Ok(m) => {
+                    game.play(m)?;
+                    redraw = true;
                 }
+                Err(e) => writeln!(
+                    out,
+                    "{e}. Type 'moves' for the legal moves, 'help' for commands."
+                )
+                .map_err(io)?,
             },
         }
     };
@@ -239,4 +274,3 @@ pub fn describe(outcome: KnownOutcome, why: Termination) -> String {
         None => format!("draw by {why}"),
     }
 }
-

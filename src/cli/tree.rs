@@ -129,7 +129,12 @@ impl Tracer for Recorder {
     }
 }
 
-fn search<T: Tracer>(engine: TreeEngine, game: &Game, depth: u32, tracer: &mut T) -> crate::Analysis {
+fn search<T: Tracer>(
+    engine: TreeEngine,
+    game: &Game,
+    depth: u32,
+    tracer: &mut T,
+) -> crate::Analysis {
     let limits = Limits::depth(depth);
     match engine {
         TreeEngine::Minimax => minimax::search(game, &limits, depth, tracer),
@@ -143,7 +148,10 @@ fn to_dot(nodes: &[DrawnNode], title: &str) -> String {
     let mut dot = String::new();
     let _ = writeln!(dot, "digraph tree {{");
     let _ = writeln!(dot, "  label=\"{title}\"; labelloc=t;");
-    let _ = writeln!(dot, "  node [shape=box, fontname=\"Helvetica\", fontsize=10];");
+    let _ = writeln!(
+        dot,
+        "  node [shape=box, fontname=\"Helvetica\", fontsize=10];"
+    );
     for (i, n) in nodes.iter().enumerate() {
         if n.pruned {
             let _ = writeln!(
@@ -156,7 +164,11 @@ fn to_dot(nodes: &[DrawnNode], title: &str) -> String {
             let _ = writeln!(dot, "  n{i} [label=\"{}\\n{value}\"];", n.label);
         }
         if let Some(p) = n.parent {
-            let style = if n.pruned { " [style=dashed, color=gray]" } else { "" };
+            let style = if n.pruned {
+                " [style=dashed, color=gray]"
+            } else {
+                ""
+            };
             let _ = writeln!(dot, "  n{p} -> n{i}{style};");
         }
     }
@@ -212,7 +224,10 @@ pub fn run(args: TreeArgs) -> Result<i32, Error> {
         search(args.engine, &game, depth, &mut recorder);
         let title = format!("{name}, depth {depth}: {} positions", size.positions());
         std::fs::write(path, to_dot(&recorder.nodes, &title)).map_err(|e| Error::io(path, e))?;
-        println!("Tree written to {path} ({} nodes drawn)", recorder.nodes.len());
+        println!(
+            "Tree written to {path} ({} nodes drawn)",
+            recorder.nodes.len()
+        );
     }
     Ok(0)
 }

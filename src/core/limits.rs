@@ -61,7 +61,10 @@ impl Limits {
 
     /// True if neither depth nor time nor nodes nor clock bound the search.
     pub fn is_unbounded(&self) -> bool {
-        self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none() && self.clock.is_none()
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.clock.is_none()
     }
 
     /// The time this move may take, if any limit gives one.
@@ -107,9 +110,12 @@ impl Stopper {
         }
         if self.max_nodes.is_some_and(|n| nodes >= n) {
             self.stopped = true;
-        } else if nodes % 1024 == 0 {
+        } else if nodes.is_multiple_of(1024) {
             self.stopped = self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+                || self
+                    .flag
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed));
         }
         self.stopped
     }

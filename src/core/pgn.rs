@@ -52,7 +52,10 @@ pub fn write(game: &Game, tags: &[(&str, String)], result: &str, comment: Option
         }
     }
     if game.custom_start() {
-        out.push_str(&format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", fen_of(game.start())));
+        out.push_str(&format!(
+            "[FEN \"{}\"]\n[SetUp \"1\"]\n",
+            fen_of(game.start())
+        ));
     }
     out.push('\n');
     // Movetext, wrapped before 80 columns.
@@ -105,13 +108,18 @@ mod tests {
 
     #[test]
     fn round_trip_through_reader() {
-        let mut g = Game::from_fen("8/8/8/8/8/8/4k3/R3K3 b Q - 0 1").unwrap();
-        g.play_text("Kd3").unwrap();
+        let mut g = Game::from_fen("8/8/4k3/8/8/8/8/R3K3 b Q - 0 1").unwrap();
+        g.play_text("Kd5").unwrap();
         g.play_text("O-O-O+").unwrap();
-        let text = write(&g, &[("White", "a".into()), ("Seed", "7".into())], "*", Some("test"));
-        assert!(text.contains("[FEN \"8/8/8/8/8/8/4k3/R3K3 b Q - 0 1\"]"));
+        let text = write(
+            &g,
+            &[("White", "a".into()), ("Seed", "7".into())],
+            "*",
+            Some("test"),
+        );
+        assert!(text.contains("[FEN \"8/8/4k3/8/8/8/8/R3K3 b Q - 0 1\"]"));
         assert!(text.contains("[Seed \"7\"]"));
-        assert!(text.contains("1... Kd3 2. O-O-O+ {test} *"), "{text}");
+        assert!(text.contains("1... Kd5 2. O-O-O+ {test} *"), "{text}");
         let games = read_games(&text);
         assert_eq!(games[0].moves, g.moves());
     }

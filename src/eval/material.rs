@@ -49,7 +49,10 @@ mod tests {
     fn tutorial_positions() {
         let cases = [
             ("8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 47", -200),
-            ("r4k1r/1b2bPR1/p4n2/3p4/4P2P/1q2B2B/PpP5/1K4R1 w - - 0 26", -1000),
+            (
+                "r4k1r/1b2bPR1/p4n2/3p4/4P2P/1q2B2B/PpP5/1K4R1 w - - 0 26",
+                -1000,
+            ),
             ("Kn2rn1k/1p2P3/8/8/8/8/8/8 w - - 0 1", -1100),
         ];
         for (fen, expected) in cases {
@@ -64,7 +67,11 @@ mod tests {
         for m in pos.legal_moves() {
             let mut after = pos.clone();
             after.play_unchecked(m);
-            assert_eq!(before + move_delta(m, pos.turn()), evaluate(after.board()), "{m:?}");
+            assert_eq!(
+                before + move_delta(m, pos.turn()),
+                evaluate(after.board()),
+                "{m:?}"
+            );
         }
     }
 }

@@ -130,7 +130,11 @@ pub fn square_bonus(role: Role, color: Color, sq: Square, endgame: bool) -> i32 
     let file = usize::from(sq.file());
     let rank = usize::from(sq.rank());
     // Row 0 of a table is rank 8 for White; Black sees the board mirrored.
-    let row = if color == Color::White { 7 - rank } else { rank };
+    let row = if color == Color::White {
+        7 - rank
+    } else {
+        rank
+    };
     table[row * 8 + file]
 }
 
@@ -180,11 +184,27 @@ mod tests {
             square_bonus(Role::Knight, Color::Black, Square::E5, false)
         );
         // A white pawn on the 7th rank is worth 50; on e2 it is -20.
-        assert_eq!(square_bonus(Role::Pawn, Color::White, Square::A7, false), 50);
-        assert_eq!(square_bonus(Role::Pawn, Color::White, Square::E2, false), -20);
-        assert_eq!(square_bonus(Role::King, Color::White, Square::G1, false), 30);
-        assert_eq!(square_bonus(Role::King, Color::Black, Square::G8, false), 30);
-        assert!(is_endgame(parse_fen("8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 47").unwrap().board()));
+        assert_eq!(
+            square_bonus(Role::Pawn, Color::White, Square::A7, false),
+            50
+        );
+        assert_eq!(
+            square_bonus(Role::Pawn, Color::White, Square::E2, false),
+            -20
+        );
+        assert_eq!(
+            square_bonus(Role::King, Color::White, Square::G1, false),
+            30
+        );
+        assert_eq!(
+            square_bonus(Role::King, Color::Black, Square::G8, false),
+            30
+        );
+        assert!(is_endgame(
+            parse_fen("8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 47")
+                .unwrap()
+                .board()
+        ));
         assert!(!is_endgame(shakmaty::Chess::default().board()));
     }
 }

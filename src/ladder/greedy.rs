@@ -80,7 +80,11 @@ impl Engine for Greedy {
         let mover = game.position().turn();
         one_ply(game, limits, &mut self.rng, |_, child| {
             let white = material::evaluate(child.board());
-            if mover == shakmaty::Color::White { white } else { -white }
+            if mover == shakmaty::Color::White {
+                white
+            } else {
+                -white
+            }
         })
     }
 
@@ -88,4 +92,3 @@ impl Engine for Greedy {
         Limits::depth(1)
     }
 }
-

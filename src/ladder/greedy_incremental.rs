@@ -43,7 +43,11 @@ impl Engine for GreedyIncremental {
         let base = material::evaluate(root.board());
         one_ply(game, limits, &mut self.rng, |m, child| {
             let white = base + material::move_delta(m, mover);
-            debug_assert_eq!(white, material::evaluate(child.board()), "incremental count");
+            debug_assert_eq!(
+                white,
+                material::evaluate(child.board()),
+                "incremental count"
+            );
             if mover == Color::White { white } else { -white }
         })
     }

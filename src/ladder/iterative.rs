@@ -32,7 +32,10 @@ pub fn deepen(
         Node::Over(_) => return ctx.analysis(Vec::new(), 0),
         Node::Moves(moves) => moves,
     };
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_PLY as u32 / 2);
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_DEPTH)
+        .clamp(1, MAX_PLY as u32 / 2);
     let mut order: Vec<Move> = moves.to_vec();
     let mut result = Analysis::default();
     for depth in 1..=max_depth {

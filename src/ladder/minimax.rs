@@ -104,7 +104,12 @@ impl Engine for Minimax {
         if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
             return a;
         }
-        search(game, limits, limits.depth.unwrap_or(DEFAULT_DEPTH), &mut NoTrace)
+        search(
+            game,
+            limits,
+            limits.depth.unwrap_or(DEFAULT_DEPTH),
+            &mut NoTrace,
+        )
     }
 
     fn default_limits(&self) -> Limits {

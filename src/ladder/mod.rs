@@ -26,6 +26,8 @@ use crate::engine::{Analysis, ScoredMove};
 pub const MAX_PLY: usize = 128;
 
 /// What a visited position turned out to be.
+// The move list lives on the stack on purpose: boxing it would allocate at every node.
+#[allow(clippy::large_enum_variant)]
 pub enum Node {
     /// The game is over here; the value is from the side to move's point of view.
     Over(i32),
@@ -100,7 +102,10 @@ impl Ctx {
 
     /// The hash of the position being searched (the last one pushed).
     pub fn current_hash(&self) -> u64 {
-        *self.path.last().expect("the root's hash is always on the path")
+        *self
+            .path
+            .last()
+            .expect("the root's hash is always on the path")
     }
 
     /// True if the search must end now (time, nodes or a stop request).
@@ -115,7 +120,9 @@ impl Ctx {
         let best = pv.first().copied().or(moves.first().map(|m| m.mv));
         Analysis {
             best,
-            score: best.and_then(|b| moves.iter().find(|m| m.mv == b)).and_then(|m| m.score),
+            score: best
+                .and_then(|b| moves.iter().find(|m| m.mv == b))
+                .and_then(|m| m.score),
             pv,
             moves,
             depth,

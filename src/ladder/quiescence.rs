@@ -60,7 +60,15 @@ pub struct QuiescenceLeaf {
 }
 
 impl Leaf for QuiescenceLeaf {
-    fn value(&self, pos: &Chess, moves: &MoveList, alpha: i32, beta: i32, ply: u32, ctx: &mut Ctx) -> i32 {
+    fn value(
+        &self,
+        pos: &Chess,
+        moves: &MoveList,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        ctx: &mut Ctx,
+    ) -> i32 {
         qsearch(pos, moves, alpha, beta, ply, ctx, self.eval)
     }
 }

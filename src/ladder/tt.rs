@@ -81,7 +81,15 @@ impl Table {
 /// searches captures first.
 pub trait Leaf: Send {
     /// The value of `pos` for the side to move; `moves` are its legal moves.
-    fn value(&self, pos: &Chess, moves: &MoveList, alpha: i32, beta: i32, ply: u32, ctx: &mut Ctx) -> i32;
+    fn value(
+        &self,
+        pos: &Chess,
+        moves: &MoveList,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        ctx: &mut Ctx,
+    ) -> i32;
 }
 
 /// Material count at the horizon.
@@ -114,7 +122,15 @@ impl<L: Leaf> TtSearch<L> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn node(&mut self, pos: &Chess, depth: u32, ply: u32, mut alpha: i32, beta: i32, ctx: &mut Ctx) -> i32 {
+    fn node(
+        &mut self,
+        pos: &Chess,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+        ctx: &mut Ctx,
+    ) -> i32 {
         if ctx.stop() {
             return 0;
         }
@@ -183,7 +199,14 @@ impl<L: Leaf> TtSearch<L> {
         best
     }
 
-    fn root(&mut self, ctx: &mut Ctx, pos: &Chess, moves: &[Move], depth: u32, all: bool) -> Option<Vec<ScoredMove>> {
+    fn root(
+        &mut self,
+        ctx: &mut Ctx,
+        pos: &Chess,
+        moves: &[Move],
+        depth: u32,
+        all: bool,
+    ) -> Option<Vec<ScoredMove>> {
         let mut alpha = -INFINITY;
         let mut scored = Vec::with_capacity(moves.len());
         for &m in moves {
@@ -194,7 +217,11 @@ impl<L: Leaf> TtSearch<L> {
             if ctx.stopper.stopped() {
                 return None;
             }
-            let bound = if v > alpha || all { Bound::Exact } else { Bound::Upper };
+            let bound = if v > alpha || all {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
             if v > alpha {
                 alpha = v;
                 ctx.pv.update(0, m);
@@ -211,7 +238,9 @@ impl<L: Leaf> TtSearch<L> {
         }
         self.table.new_search();
         let all = limits.score_all_moves;
-        deepen(game, limits, |ctx, pos, moves, depth| self.root(ctx, pos, moves, depth, all))
+        deepen(game, limits, |ctx, pos, moves, depth| {
+            self.root(ctx, pos, moves, depth, all)
+        })
     }
 }
 

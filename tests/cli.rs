@@ -1,0 +1,387 @@
+//! The command line as a user runs it: the built binary, its output and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn rookery(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .output()
+        .expect("run rookery")
+}
+
+fn rookery_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run rookery");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rookery-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [
+        "engines", "play", "game", "analyse", "perft", "tree", "book",
+    ] {
+        let o = rookery(&[cmd, "--help"]);
+        assert!(o.status.success(), "{cmd}");
+        assert!(stdout(&o).contains("Usage"), "{cmd}");
+    }
+}
+
+#[test]
+fn engines_lists_the_ladder() {
+    let o = rookery(&["engines"]);
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 11);
+    for name in ["random", "book", "greedy-incremental", "quiescence", "pst"] {
+        assert!(text.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn perft_counts_and_divides() {
+    let o = rookery(&["perft", "3"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 8902"));
+    let o = rookery(&[
+        "perft",
+        "2",
+        "--divide",
+        "--fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("e1g1: "), "{text}");
+    assert_eq!(text.lines().last(), Some("Nodes searched: 2039"));
+}
+
+#[test]
+fn perft_suite_passes_and_fails() {
+    let o = rookery(&["perft", "--suite", "tests/data/cpw.epd", "--max-depth", "3"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o)
+            .lines()
+            .filter(|l| l.starts_with("pass "))
+            .count(),
+        7
+    );
+    let wrong = temp("wrong.epd");
+    std::fs::write(
+        &wrong,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
+    )
+    .unwrap();
+    let o = rookery(&["perft", "--suite", wrong.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("FAIL #1"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("D2 expected 401, got 400"));
+}
+
+#[test]
+fn bad_input_is_one_clear_line_and_exit_2() {
+    let cases: [&[&str]; 6] = [
+        &["analyse", "--fen", "not a fen"],
+        &["analyse", "--engine", "deep-blue"],
+        &["perft", "--suite", "/nonexistent/suite.epd"],
+        &["play", "--book", "/nonexistent/book.bin"],
+        &["game", "--white", "random", "--black", "nope"],
+        &[
+            "tree",
+            "--engine",
+            "minimax",
+            "--depth",
+            "2",
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ],
+    ];
+    for args in cases {
+        let o = rookery(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(!err.contains("panicked"));
+    }
+    let corrupt = temp("corrupt.bin");
+    std::fs::write(&corrupt, [1u8; 20]).unwrap();
+    let o = rookery(&["book", "probe", "--book", corrupt.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad opening book"), "{}", stderr(&o));
+}
+
+#[test]
+fn analyse_scores_every_move() {
+    let o = rookery(&[
+        "analyse",
+        "--engine",
+        "greedy",
+        "--fen",
+        "Kn2rn1k/1p2P3/8/8/8/8/8/8 w - - 0 1",
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("exf8=Q+     +0.00"), "{text}");
+    assert!(text.contains("Ka7        -11.00"), "{text}");
+    let o = rookery(&[
+        "analyse", "--engine", "negamax", "--depth", "2", "--fen", MIDDLEGAME, "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["depth"], 2);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 48);
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["bound"] == "exact")
+    );
+    assert!(v["nodes"].as_u64().unwrap() > 48);
+}
+
+#[test]
+fn tree_counts_and_draws() {
+    let o = rookery(&[
+        "tree", "--engine", "minimax", "--depth", "3", "--fen", MIDDLEGAME,
+    ]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("depth 1: 48") && text.contains("depth 2: 1464"),
+        "{text}"
+    );
+    assert_eq!(text.lines().last(), Some("Nodes: 70119"));
+    let dot = temp("tree.dot");
+    let o = rookery(&[
+        "tree",
+        "--engine",
+        "alphabeta",
+        "--depth",
+        "2",
+        "--fen",
+        MIDDLEGAME,
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let drawing = std::fs::read_to_string(&dot).unwrap();
+    assert!(drawing.starts_with("digraph tree {"));
+    assert!(drawing.contains("pruned"));
+    assert!(drawing.contains("Nf3") || drawing.contains("a3"));
+    // Too large to draw: refused, with the size and a depth that fits.
+    let o = rookery(&[
+        "tree",
+        "--engine",
+        "minimax",
+        "--depth",
+        "3",
+        "--fen",
+        MIDDLEGAME,
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("70119 nodes") && err.contains("depth 2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn engine_game_replays_with_its_seed() {
+    let pgn = temp("game.pgn");
+    let args = [
+        "game",
+        "--white",
+        "greedy",
+        "--black",
+        "random",
+        "--seed",
+        "9",
+        "--max-plies",
+        "60",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    let first = rookery(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let text = stdout(&first);
+    assert!(text.contains("Result: "), "{text}");
+    assert!(text.starts_with("greedy - random (seed 9)"));
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    for tag in [
+        "[Event ",
+        "[Date ",
+        "[White \"greedy\"]",
+        "[Black \"random\"]",
+        "[Result ",
+        "[Termination ",
+        "[Seed \"9\"]",
+    ] {
+        assert!(pgn_text.contains(tag), "{tag} in {pgn_text}");
+    }
+    assert!(!pgn_text.contains("[FEN "));
+    let second = rookery(&args);
+    assert_eq!(stdout(&second), text, "same seed, same game");
+}
+
+#[test]
+fn engine_game_from_a_position_records_it() {
+    let pgn = temp("fen.pgn");
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let o = rookery(&[
+        "game",
+        "--white",
+        "minimax",
+        "--black",
+        "minimax",
+        "--depth",
+        "2",
+        "--fen",
+        fen,
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--show",
+        "--ascii",
+    ]);
+    let text = stdout(&o);
+    assert!(text.contains("Result: 1-0 (White mates)"), "{text}");
+    assert!(text.contains("Rd8#"));
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(pgn_text.contains(&format!("[FEN \"{fen}\"]")) && pgn_text.contains("[SetUp \"1\"]"));
+    assert!(pgn_text.contains("1. Rd8# {White mates} 1-0"), "{pgn_text}");
+}
+
+#[test]
+fn play_in_the_terminal() {
+    let input = "e4\nmoves\nKe2e9\nhint\nundo\nd4\nquit\n";
+    let o = rookery_with_input(
+        &[
+            "play",
+            "--engine",
+            "greedy",
+            "--seed",
+            "1",
+            "--ascii",
+            "--no-book",
+        ],
+        input,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("you play White against greedy"), "{text}");
+    assert!(text.contains("greedy plays "), "{text}");
+    assert!(text.contains("Legal moves: "), "{text}");
+    assert!(text.contains("move 'Ke2e9'"), "{text}");
+    assert!(text.contains("Hint: "), "{text}");
+    assert!(text.contains("Took back 2 half-move(s)."), "{text}");
+    assert!(
+        text.contains("Game over: * (game left unfinished)"),
+        "{text}"
+    );
+    assert!(text.contains("1. d4 "), "undo then d4: {text}");
+    assert!(!text.contains("1. e4 "), "e4 was taken back: {text}");
+    // The board: ASCII, White at the bottom, last move in brackets.
+    assert!(text.contains(" 8  r  n  b  q  k  b  n  r  8"), "{text}");
+}
+
+#[test]
+fn play_to_mate_writes_pgn() {
+    let pgn = temp("play.pgn");
+    let o = rookery_with_input(
+        &[
+            "play",
+            "--engine",
+            "random",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "Rd8#\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("Game over: 1-0 (White mates)"), "{text}");
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(pgn_text.contains("[White \"Human\"]") && pgn_text.contains("[Result \"1-0\"]"));
+    assert!(!pgn_text.contains("♖"), "PGN uses SAN letters");
+}
+
+#[test]
+fn play_as_black_resign_and_eof() {
+    let o = rookery_with_input(
+        &[
+            "play", "--engine", "random", "--color", "black", "--seed", "4",
+        ],
+        "resign\n",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("you play Black against random"));
+    assert!(text.contains("random plays "));
+    assert!(text.contains("Game over: 1-0 (Black resigns)"), "{text}");
+    // Black's view: rank 1 on top.
+    assert!(text.lines().any(|l| l.starts_with(" 1 ")), "{text}");
+    // End of input leaves cleanly.
+    let o = rookery_with_input(&["play", "--engine", "random"], "");
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("game left unfinished"));
+}
+
+#[test]
+fn book_build_and_probe() {
+    let pgn = temp("games.pgn");
+    std::fs::write(
+        &pgn,
+        "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"1/2-1/2\"]\n\n1. e4 c5 1/2-1/2\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n",
+    )
+    .unwrap();
+    let book = temp("games.bin");
+    let o = rookery(&[
+        "book",
+        "build",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--out",
+        book.to_str().unwrap(),
+        "--min-games",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 games read"), "{}", stdout(&o));
+    let o = rookery(&["book", "probe", "--book", book.to_str().unwrap()]);
+    let text = stdout(&o);
+    assert!(text.contains("e4       e2e4        15"), "{text}");
+    assert!(
+        !text.contains("d4"),
+        "a lost move has weight 0 and is left out: {text}"
+    );
+    // The built-in book knows the start position.
+    let o = rookery(&["book", "probe"]);
+    assert!(stdout(&o).contains("e2e4"));
+}
