@@ -11,7 +11,7 @@ use shakmaty::Move;
 use crate::book::{Book, BookPolicy};
 use crate::core::{Game, Limits};
 use crate::error::Error;
-use crate::ladder;
+use crate::ladder::{self, FixedDepth};
 
 /// How a score relates to the true value of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -178,13 +178,28 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "greedy-incremental" => {
             Box::new(ladder::greedy_incremental::GreedyIncremental::new(options))
         }
-        "minimax" => Box::new(ladder::minimax::Minimax::new(options)),
-        "alphabeta" => Box::new(ladder::alphabeta::AlphaBeta::new(options)),
-        "negamax" => Box::new(ladder::negamax::Negamax::new(options)),
+        "minimax" => Box::new(FixedDepth::new(
+            "minimax",
+            ladder::minimax::DEFAULT_DEPTH,
+            ladder::minimax::search,
+            options,
+        )),
+        "alphabeta" => Box::new(FixedDepth::new(
+            "alphabeta",
+            ladder::alphabeta::DEFAULT_DEPTH,
+            ladder::alphabeta::search,
+            options,
+        )),
+        "negamax" => Box::new(FixedDepth::new(
+            "negamax",
+            ladder::negamax::DEFAULT_DEPTH,
+            ladder::negamax::search,
+            options,
+        )),
         "iterative" => Box::new(ladder::iterative::Iterative::new(options)),
-        "tt" => Box::new(ladder::tt::TtEngine::new(options)),
-        "quiescence" => Box::new(ladder::quiescence::Quiescence::new(options)),
-        "pst" => Box::new(ladder::pst::Pst::new(options)),
+        "tt" => Box::new(ladder::tt::engine(options)),
+        "quiescence" => Box::new(ladder::quiescence::engine(options)),
+        "pst" => Box::new(ladder::pst::engine(options)),
         _ => return Err(Error::UnknownEngine(name)),
     };
     Ok(engine)

@@ -3,17 +3,13 @@
 //! worse for the side choosing there than an alternative it already has (`alpha >= beta`), its
 //! remaining moves are not searched. Same value as minimax, a fraction of the positions.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Color, Position};
 
-use crate::book::{Book, BookPolicy};
 use crate::core::score::INFINITY;
-use crate::core::trace::{NoTrace, Tracer};
-use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::core::trace::Tracer;
+use crate::core::{Game, Limits};
+use crate::engine::{Analysis, Bound, ScoredMove};
 use crate::eval::material;
-use crate::ladder::book::book_move;
 use crate::ladder::{Ctx, Node, white_pov};
 
 pub const DEFAULT_DEPTH: u32 = 4;
@@ -119,42 +115,4 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
     }
     tracer.leave(best);
     ctx.analysis(scored, depth.max(1))
-}
-
-pub struct AlphaBeta {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
-}
-
-impl AlphaBeta {
-    pub fn new(options: &EngineOptions) -> AlphaBeta {
-        AlphaBeta {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
-        }
-    }
-}
-
-impl Engine for AlphaBeta {
-    fn name(&self) -> &'static str {
-        "alphabeta"
-    }
-
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
-            return a;
-        }
-        search(
-            game,
-            limits,
-            limits.depth.unwrap_or(DEFAULT_DEPTH),
-            &mut NoTrace,
-        )
-    }
-
-    fn default_limits(&self) -> Limits {
-        Limits::depth(DEFAULT_DEPTH)
-    }
 }

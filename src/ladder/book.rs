@@ -4,56 +4,68 @@
 
 use std::sync::Arc;
 
-use shakmaty::Position;
-
 use crate::book::{Book, BookPolicy};
 use crate::core::{Game, Limits, Rng};
 use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::ladder::random::random_move;
 
-/// The book step shared by every rung from here up: a book move as an analysis, or `None` when
-/// the position is out of book (or no book is configured).
-pub fn book_move(
-    game: &Game,
-    book: Option<&Book>,
+/// The opening step every rung from here up takes before it thinks: a book move while the
+/// position is in the book (if a book is configured), and the seeded random stream for any choice
+/// the engine makes.
+pub struct Opening {
+    book: Option<Arc<Book>>,
     policy: BookPolicy,
-    rng: &mut Rng,
-) -> Option<Analysis> {
-    let book = book?;
-    let pos = game.position();
-    let best = book.choose(pos, policy, rng)?;
-    let moves = book
-        .entries(pos)
-        .into_iter()
-        .map(|e| ScoredMove {
-            weight: Some(e.weight),
-            ..ScoredMove::unscored(e.mv)
+    pub rng: Rng,
+}
+
+impl Opening {
+    pub fn new(options: &EngineOptions) -> Opening {
+        Opening {
+            book: options.book.clone(),
+            policy: options.book_policy,
+            rng: Rng::new(options.seed),
+        }
+    }
+
+    /// A book move as an analysis, or `None` when out of book or without a book.
+    pub fn book_move(&mut self, game: &Game) -> Option<Analysis> {
+        let book = self.book.as_deref()?;
+        let pos = game.position();
+        let best = book.choose(pos, self.policy, &mut self.rng)?;
+        let moves = book
+            .entries(pos)
+            .into_iter()
+            .map(|e| ScoredMove {
+                weight: Some(e.weight),
+                ..ScoredMove::unscored(e.mv)
+            })
+            .collect();
+        Some(Analysis {
+            best: Some(best),
+            pv: vec![best],
+            moves,
+            from_book: true,
+            ..Analysis::default()
         })
-        .collect();
-    Some(Analysis {
-        best: Some(best),
-        pv: vec![best],
-        moves,
-        from_book: true,
-        ..Analysis::default()
-    })
+    }
 }
 
 pub struct BookMover {
-    book: Arc<Book>,
-    policy: BookPolicy,
-    rng: Rng,
+    opening: Opening,
 }
 
 impl BookMover {
     /// Uses the configured book, or the built-in one.
     pub fn new(options: &EngineOptions) -> BookMover {
+        let book = options
+            .book
+            .clone()
+            .unwrap_or_else(|| Arc::new(Book::builtin()));
         BookMover {
-            book: options
-                .book
-                .clone()
-                .unwrap_or_else(|| Arc::new(Book::builtin())),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
+            opening: Opening::new(&EngineOptions {
+                book: Some(book),
+                ..options.clone()
+            }),
         }
     }
 }
@@ -64,20 +76,8 @@ impl Engine for BookMover {
     }
 
     fn analyse(&mut self, game: &Game, _limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, Some(&self.book), self.policy, &mut self.rng) {
-            return a;
-        }
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            return Analysis::default();
-        }
-        let best = moves[self.rng.index(moves.len())];
-        Analysis {
-            best: Some(best),
-            pv: vec![best],
-            moves: moves.iter().map(|&m| ScoredMove::unscored(m)).collect(),
-            nodes: 1,
-            ..Analysis::default()
-        }
+        self.opening
+            .book_move(game)
+            .unwrap_or_else(|| random_move(game, &mut self.opening.rng))
     }
 }

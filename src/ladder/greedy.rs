@@ -3,29 +3,22 @@
 //! material, a draw is 0), and the best count wins; equal counts are broken at random.
 //! Book moves come first while the position is in the book.
 
-use std::sync::Arc;
-
 use shakmaty::Position;
 
-use crate::book::{Book, BookPolicy};
 use crate::core::{Game, Limits, Rng};
 use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
 use crate::eval::material;
-use crate::ladder::book::book_move;
+use crate::ladder::book::Opening;
 use crate::ladder::{Ctx, Node};
 
 pub struct Greedy {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
+    opening: Opening,
 }
 
 impl Greedy {
     pub fn new(options: &EngineOptions) -> Greedy {
         Greedy {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
+            opening: Opening::new(options),
         }
     }
 }
@@ -73,12 +66,12 @@ impl Engine for Greedy {
     }
 
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
+        if let Some(a) = self.opening.book_move(game) {
             return a;
         }
         // Count the whole board after each move, from the mover's point of view.
         let mover = game.position().turn();
-        one_ply(game, limits, &mut self.rng, |_, child| {
+        one_ply(game, limits, &mut self.opening.rng, |_, child| {
             let white = material::evaluate(child.board());
             if mover == shakmaty::Color::White {
                 white

@@ -2,29 +2,22 @@
 //! the root; each move's count is the root's plus what the move changes (the value of a capture,
 //! the gain of a promotion). Same seed, same game, less work: `cargo bench` shows how much.
 
-use std::sync::Arc;
-
 use shakmaty::{Color, Position};
 
-use crate::book::{Book, BookPolicy};
-use crate::core::{Game, Limits, Rng};
+use crate::core::{Game, Limits};
 use crate::engine::{Analysis, Engine, EngineOptions};
 use crate::eval::material;
-use crate::ladder::book::book_move;
+use crate::ladder::book::Opening;
 use crate::ladder::greedy::one_ply;
 
 pub struct GreedyIncremental {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
+    opening: Opening,
 }
 
 impl GreedyIncremental {
     pub fn new(options: &EngineOptions) -> GreedyIncremental {
         GreedyIncremental {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
+            opening: Opening::new(options),
         }
     }
 }
@@ -35,13 +28,13 @@ impl Engine for GreedyIncremental {
     }
 
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
+        if let Some(a) = self.opening.book_move(game) {
             return a;
         }
         let root = game.position();
         let mover = root.turn();
         let base = material::evaluate(root.board());
-        one_ply(game, limits, &mut self.rng, |m, child| {
+        one_ply(game, limits, &mut self.opening.rng, |m, child| {
             let white = base + material::move_delta(m, mover);
             debug_assert_eq!(
                 white,

@@ -3,15 +3,12 @@
 //! deepening adapts to the clock, and each iteration's best move, searched first in the next,
 //! makes alpha-beta cut sooner.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Move};
 
-use crate::book::{Book, BookPolicy};
 use crate::core::trace::NoTrace;
-use crate::core::{Game, Limits, Rng};
+use crate::core::{Game, Limits};
 use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
-use crate::ladder::book::book_move;
+use crate::ladder::book::Opening;
 use crate::ladder::{Ctx, MAX_PLY, Node, negamax};
 
 /// Deepest iteration when only time bounds the search.
@@ -58,17 +55,13 @@ pub fn deepen(
 }
 
 pub struct Iterative {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
+    opening: Opening,
 }
 
 impl Iterative {
     pub fn new(options: &EngineOptions) -> Iterative {
         Iterative {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
+            opening: Opening::new(options),
         }
     }
 }
@@ -79,7 +72,7 @@ impl Engine for Iterative {
     }
 
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
+        if let Some(a) = self.opening.book_move(game) {
             return a;
         }
         let all = limits.score_all_moves;

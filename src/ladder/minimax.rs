@@ -3,17 +3,13 @@
 //! the board is counted. Every position of the tree is visited: at depth 3 on a middlegame
 //! position that is about 70,000 positions, at depth 4 over two million.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Color, Position};
 
-use crate::book::{Book, BookPolicy};
 use crate::core::score::INFINITY;
-use crate::core::trace::{NoTrace, Tracer};
-use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::core::trace::Tracer;
+use crate::core::{Game, Limits};
+use crate::engine::{Analysis, Bound, ScoredMove};
 use crate::eval::material;
-use crate::ladder::book::book_move;
 use crate::ladder::{Ctx, Node, white_pov};
 
 pub const DEFAULT_DEPTH: u32 = 3;
@@ -77,42 +73,4 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
     }
     tracer.leave(best);
     ctx.analysis(scored, depth.max(1))
-}
-
-pub struct Minimax {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
-}
-
-impl Minimax {
-    pub fn new(options: &EngineOptions) -> Minimax {
-        Minimax {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
-        }
-    }
-}
-
-impl Engine for Minimax {
-    fn name(&self) -> &'static str {
-        "minimax"
-    }
-
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
-            return a;
-        }
-        search(
-            game,
-            limits,
-            limits.depth.unwrap_or(DEFAULT_DEPTH),
-            &mut NoTrace,
-        )
-    }
-
-    fn default_limits(&self) -> Limits {
-        Limits::depth(DEFAULT_DEPTH)
-    }
 }

@@ -19,8 +19,10 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Squa
 
 use crate::core::game::{hash, repetitions};
 use crate::core::score::{DRAW, mated_in};
+use crate::core::trace::NoTrace;
 use crate::core::{Game, Limits, Stopper};
-use crate::engine::{Analysis, ScoredMove};
+use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::ladder::book::Opening;
 
 /// Deepest ply any ladder search goes (quiescence included).
 pub const MAX_PLY: usize = 128;
@@ -186,6 +188,46 @@ impl PvTable {
     }
 }
 
+/// The root of a negamax-form search: every move in the order given, valued by
+/// `child_value(ctx, move, child, alpha)`, which searches the child with the window `alpha..+inf`
+/// (from the root's side) and returns its value for the side to move at the root. Moves that do not
+/// beat the best so far get upper bounds, unless `score_all_moves` asks for exact values (then
+/// every move gets the full window). `None` if the search was stopped before it finished.
+pub fn search_root(
+    ctx: &mut Ctx,
+    pos: &Chess,
+    moves: &[Move],
+    score_all_moves: bool,
+    mut child_value: impl FnMut(&mut Ctx, Move, &Chess, i32) -> i32,
+) -> Option<Vec<ScoredMove>> {
+    let mut alpha = -crate::core::score::INFINITY;
+    let mut scored = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let child = ctx.play(pos, m);
+        let window = if score_all_moves {
+            -crate::core::score::INFINITY
+        } else {
+            alpha
+        };
+        let v = child_value(ctx, m, &child, window);
+        ctx.back();
+        if ctx.stopper.stopped() {
+            return None;
+        }
+        let bound = if v > alpha || score_all_moves {
+            crate::engine::Bound::Exact
+        } else {
+            crate::engine::Bound::Upper
+        };
+        if v > alpha {
+            alpha = v;
+            ctx.pv.update(0, m);
+        }
+        scored.push(ScoredMove::scored(m, v, bound));
+    }
+    Some(scored)
+}
+
 /// A value from the side to move's point of view turned into White's (the max/min engines' view).
 pub fn white_pov(pos: &Chess, stm_value: i32) -> i32 {
     if pos.turn() == Color::White {
@@ -203,4 +245,50 @@ pub fn mvv_lva(m: Move) -> i32 {
     };
     let promo = m.promotion().map_or(0, |r| r as i32);
     (victim + promo) * 8 - m.role() as i32
+}
+
+/// A search to a fixed depth: `minimax`, `alphabeta` and `negamax` differ only in this function.
+pub type FixedSearch = fn(&Game, &Limits, u32, &mut NoTrace) -> Analysis;
+
+/// The fixed-depth rungs as engines: the book, else their search to the depth asked for (or
+/// their default). They finish the depth whatever the clock says.
+pub struct FixedDepth {
+    name: &'static str,
+    default_depth: u32,
+    search: FixedSearch,
+    opening: Opening,
+}
+
+impl FixedDepth {
+    pub fn new(
+        name: &'static str,
+        default_depth: u32,
+        search: FixedSearch,
+        options: &EngineOptions,
+    ) -> FixedDepth {
+        FixedDepth {
+            name,
+            default_depth,
+            search,
+            opening: Opening::new(options),
+        }
+    }
+}
+
+impl Engine for FixedDepth {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        if let Some(a) = self.opening.book_move(game) {
+            return a;
+        }
+        let depth = limits.depth.unwrap_or(self.default_depth);
+        (self.search)(game, limits, depth, &mut NoTrace)
+    }
+
+    fn default_limits(&self) -> Limits {
+        Limits::depth(self.default_depth)
+    }
 }

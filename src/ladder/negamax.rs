@@ -3,18 +3,14 @@
 //! is the negation of what it is for the opponent: `value = -negamax(child, -beta, -alpha)`.
 //! Same values, same positions visited, half the code.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Move, Position};
 
-use crate::book::{Book, BookPolicy};
 use crate::core::score::INFINITY;
-use crate::core::trace::{NoTrace, Tracer};
-use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::core::trace::Tracer;
+use crate::core::{Game, Limits};
+use crate::engine::{Analysis, ScoredMove};
 use crate::eval::material;
-use crate::ladder::book::book_move;
-use crate::ladder::{Ctx, Node, white_pov};
+use crate::ladder::{Ctx, Node, search_root, white_pov};
 
 pub const DEFAULT_DEPTH: u32 = 4;
 
@@ -73,36 +69,23 @@ pub fn negamax<T: Tracer>(
 /// The root of a negamax search over `moves` (in the order given) to `depth`. `None` if the search
 /// was stopped before it finished.
 pub fn root<T: Tracer>(
-    root: &Chess,
+    pos: &Chess,
     moves: &[Move],
     depth: u32,
     score_all_moves: bool,
     ctx: &mut Ctx,
     tracer: &mut T,
 ) -> Option<Vec<ScoredMove>> {
-    let mut alpha = -INFINITY;
-    let mut scored = Vec::with_capacity(moves.len());
-    for &m in moves {
-        let child = ctx.play(root, m);
+    let scored = search_root(ctx, pos, moves, score_all_moves, |ctx, m, child, alpha| {
         tracer.enter(1, Some(m));
-        let a = if score_all_moves { -INFINITY } else { alpha };
-        let v = -negamax(&child, depth.max(1) - 1, 1, -INFINITY, -a, ctx, tracer);
-        ctx.back();
-        if ctx.stopper.stopped() {
-            return None;
-        }
-        let bound = if v > alpha || score_all_moves {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if v > alpha {
-            alpha = v;
-            ctx.pv.update(0, m);
-        }
-        scored.push(ScoredMove::scored(m, v, bound));
-    }
-    tracer.leave(white_pov(root, alpha));
+        -negamax(child, depth.max(1) - 1, 1, -INFINITY, -alpha, ctx, tracer)
+    })?;
+    let best = scored
+        .iter()
+        .filter_map(|s| s.score)
+        .max()
+        .unwrap_or(-INFINITY);
+    tracer.leave(white_pov(pos, best));
     Some(scored)
 }
 
@@ -123,42 +106,4 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
     let scored = root(pos, &moves, depth, limits.score_all_moves, &mut ctx, tracer)
         .expect("a search that may not stop finishes");
     ctx.analysis(scored, depth.max(1))
-}
-
-pub struct Negamax {
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
-}
-
-impl Negamax {
-    pub fn new(options: &EngineOptions) -> Negamax {
-        Negamax {
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
-        }
-    }
-}
-
-impl Engine for Negamax {
-    fn name(&self) -> &'static str {
-        "negamax"
-    }
-
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
-            return a;
-        }
-        search(
-            game,
-            limits,
-            limits.depth.unwrap_or(DEFAULT_DEPTH),
-            &mut NoTrace,
-        )
-    }
-
-    fn default_limits(&self) -> Limits {
-        Limits::depth(DEFAULT_DEPTH)
-    }
 }

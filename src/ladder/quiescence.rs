@@ -6,8 +6,7 @@
 
 use shakmaty::{Board, Chess, MoveList, Position};
 
-use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Engine, EngineOptions};
+use crate::engine::EngineOptions;
 use crate::eval::material;
 use crate::ladder::tt::{Leaf, TtSearch};
 use crate::ladder::{Ctx, MAX_PLY, Node, mvv_lva, white_pov};
@@ -73,33 +72,13 @@ impl Leaf for QuiescenceLeaf {
     }
 }
 
-pub struct Quiescence(TtSearch<QuiescenceLeaf>);
-
-impl Quiescence {
-    pub fn new(options: &EngineOptions) -> Quiescence {
-        Quiescence(TtSearch::with_leaf(
-            options,
-            QuiescenceLeaf {
-                eval: material::evaluate,
-            },
-        ))
-    }
-}
-
-impl Engine for Quiescence {
-    fn name(&self) -> &'static str {
-        "quiescence"
-    }
-
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.0.analyse_with_table(game, limits)
-    }
-
-    fn new_game(&mut self) {
-        self.0.table.clear();
-    }
-
-    fn default_limits(&self) -> Limits {
-        Limits::movetime_ms(1000)
-    }
+/// The `quiescence` rung: the table search with the capture search on material at its horizon.
+pub fn engine(options: &EngineOptions) -> TtSearch<QuiescenceLeaf> {
+    TtSearch::with_leaf(
+        "quiescence",
+        options,
+        QuiescenceLeaf {
+            eval: material::evaluate,
+        },
+    )
 }

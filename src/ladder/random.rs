@@ -24,17 +24,22 @@ impl Engine for RandomMover {
     }
 
     fn analyse(&mut self, game: &Game, _limits: &Limits) -> Analysis {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            return Analysis::default();
-        }
-        let best = moves[self.rng.index(moves.len())];
-        Analysis {
-            best: Some(best),
-            pv: vec![best],
-            moves: moves.iter().map(|&m| ScoredMove::unscored(m)).collect(),
-            nodes: 1,
-            ..Analysis::default()
-        }
+        random_move(game, &mut self.rng)
+    }
+}
+
+/// A uniformly random legal move, as an analysis (empty when the game is over).
+pub fn random_move(game: &Game, rng: &mut Rng) -> Analysis {
+    let moves = game.position().legal_moves();
+    if moves.is_empty() {
+        return Analysis::default();
+    }
+    let best = moves[rng.index(moves.len())];
+    Analysis {
+        best: Some(best),
+        pv: vec![best],
+        moves: moves.iter().map(|&m| ScoredMove::unscored(m)).collect(),
+        nodes: 1,
+        ..Analysis::default()
     }
 }

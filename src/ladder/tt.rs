@@ -5,18 +5,15 @@
 //! table when the stored search was deep enough, and otherwise its stored best move is tried
 //! first. Replacement is depth-preferred: a deeper entry is kept over a shallower one.
 
-use std::sync::Arc;
-
 use shakmaty::{Chess, Move, MoveList};
 
-use crate::book::{Book, BookPolicy};
 use crate::core::score::{INFINITY, from_table, to_table};
-use crate::core::{Game, Limits, Rng};
+use crate::core::{Game, Limits};
 use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
-use crate::ladder::book::book_move;
+use crate::ladder::book::Opening;
 use crate::ladder::iterative::deepen;
 use crate::ladder::negamax::material_stm;
-use crate::ladder::{Ctx, MAX_PLY, Node};
+use crate::ladder::{Ctx, MAX_PLY, Node, search_root};
 
 /// Entries in the table (a power of two): 2^20 entries of 24 bytes, 24 MB.
 const TABLE_ENTRIES: usize = 1 << 20;
@@ -103,21 +100,20 @@ impl Leaf for MaterialLeaf {
 
 /// Negamax with a transposition table, inside iterative deepening, with `L` at the horizon.
 pub struct TtSearch<L: Leaf> {
+    name: &'static str,
     pub table: Table,
     pub leaf: L,
-    book: Option<Arc<Book>>,
-    policy: BookPolicy,
-    rng: Rng,
+    opening: Opening,
 }
 
 impl<L: Leaf> TtSearch<L> {
-    pub fn with_leaf(options: &EngineOptions, leaf: L) -> TtSearch<L> {
+    /// A rung called `name` with `leaf` at its horizon.
+    pub fn with_leaf(name: &'static str, options: &EngineOptions, leaf: L) -> TtSearch<L> {
         TtSearch {
+            name,
             table: Table::new(TABLE_ENTRIES),
             leaf,
-            book: options.book.clone(),
-            policy: options.book_policy,
-            rng: Rng::new(options.seed),
+            opening: Opening::new(options),
         }
     }
 
@@ -199,6 +195,7 @@ impl<L: Leaf> TtSearch<L> {
         best
     }
 
+    /// The root, through the shared loop, with the table search below it.
     fn root(
         &mut self,
         ctx: &mut Ctx,
@@ -207,33 +204,20 @@ impl<L: Leaf> TtSearch<L> {
         depth: u32,
         all: bool,
     ) -> Option<Vec<ScoredMove>> {
-        let mut alpha = -INFINITY;
-        let mut scored = Vec::with_capacity(moves.len());
-        for &m in moves {
-            let child = ctx.play(pos, m);
-            let a = if all { -INFINITY } else { alpha };
-            let v = -self.node(&child, depth - 1, 1, -INFINITY, -a, ctx);
-            ctx.back();
-            if ctx.stopper.stopped() {
-                return None;
-            }
-            let bound = if v > alpha || all {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            if v > alpha {
-                alpha = v;
-                ctx.pv.update(0, m);
-            }
-            scored.push(ScoredMove::scored(m, v, bound));
-        }
-        Some(scored)
+        search_root(ctx, pos, moves, all, |ctx, _, child, alpha| {
+            -self.node(child, depth - 1, 1, -INFINITY, -alpha, ctx)
+        })
+    }
+}
+
+impl<L: Leaf> Engine for TtSearch<L> {
+    fn name(&self) -> &'static str {
+        self.name
     }
 
     /// Book, else iterative deepening over the table search.
-    pub fn analyse_with_table(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = book_move(game, self.book.as_deref(), self.policy, &mut self.rng) {
+    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        if let Some(a) = self.opening.book_move(game) {
             return a;
         }
         self.table.new_search();
@@ -242,30 +226,17 @@ impl<L: Leaf> TtSearch<L> {
             self.root(ctx, pos, moves, depth, all)
         })
     }
-}
-
-pub struct TtEngine(TtSearch<MaterialLeaf>);
-
-impl TtEngine {
-    pub fn new(options: &EngineOptions) -> TtEngine {
-        TtEngine(TtSearch::with_leaf(options, MaterialLeaf))
-    }
-}
-
-impl Engine for TtEngine {
-    fn name(&self) -> &'static str {
-        "tt"
-    }
-
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.0.analyse_with_table(game, limits)
-    }
 
     fn new_game(&mut self) {
-        self.0.table.clear();
+        self.table.clear();
     }
 
     fn default_limits(&self) -> Limits {
         Limits::movetime_ms(1000)
     }
+}
+
+/// The `tt` rung: the table search counting material at the horizon.
+pub fn engine(options: &EngineOptions) -> TtSearch<MaterialLeaf> {
+    TtSearch::with_leaf("tt", options, MaterialLeaf)
 }
