@@ -76,6 +76,51 @@ pub struct Analysis {
     pub elapsed: Duration,
     /// True if the move came from an opening book.
     pub from_book: bool,
+    /// The principal variations, best first (more than one with MultiPV).
+    pub lines: Vec<PvLine>,
+    /// Per mille of the hash table in use by this search.
+    pub hashfull: u32,
+    /// Tablebase probes that answered.
+    pub tbhits: u64,
+}
+
+/// One principal variation of a MultiPV search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// Side to move's point of view.
+    pub score: i32,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+}
+
+/// What an engine tells its caller while it searches.
+#[derive(Debug)]
+pub enum Report<'a> {
+    /// An iteration finished (or, for long searches, failed high or low): the analysis so far.
+    Iteration(&'a Analysis),
+    /// The root move being searched, for long searches (`currmove`, counted from 1).
+    CurrentMove { depth: u32, mv: Move, number: usize },
+}
+
+/// Settings the UCI options change at run time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Hash table size in megabytes.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Play at about this Elo (UCI_LimitStrength with UCI_Elo), or at full strength.
+    pub limit_elo: Option<u32>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: 16,
+            threads: 1,
+            limit_elo: None,
+        }
+    }
 }
 
 impl Analysis {
@@ -93,6 +138,22 @@ pub trait Engine: Send {
 
     /// Analyses the current position of `game` within `limits` and returns the best move.
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis;
+
+    /// Like `analyse`, reporting progress to `report` as it goes. Engines that search in
+    /// iterations report each one; the default reports the final analysis once.
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> Analysis {
+        let analysis = self.analyse(game, limits);
+        report(Report::Iteration(&analysis));
+        analysis
+    }
+
+    /// Applies run-time settings (hash size, threads, strength); engines ignore what they lack.
+    fn configure(&mut self, _settings: &Settings) {}
 
     /// Forgets everything learned about earlier games (hash tables, histories).
     fn new_game(&mut self) {}
@@ -166,6 +227,10 @@ pub const ENGINES: &[EngineInfo] = &[
         name: "pst",
         idea: "the Simplified Evaluation Function: piece-square tables",
     },
+    EngineInfo {
+        name: "rookery",
+        idea: "the strong engine: PVS, pruning, staged move ordering, tapered evaluation, threads",
+    },
 ];
 
 /// Creates an engine by name.
@@ -200,6 +265,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "tt" => Box::new(ladder::tt::engine(options)),
         "quiescence" => Box::new(ladder::quiescence::engine(options)),
         "pst" => Box::new(ladder::pst::engine(options)),
+        "rookery" => Box::new(crate::search::engine::Rookery::new(options)),
         _ => return Err(Error::UnknownEngine(name)),
     };
     Ok(engine)

@@ -58,7 +58,7 @@ fn every_command_has_help() {
 fn engines_lists_the_ladder() {
     let o = rookery(&["engines"]);
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), 11);
+    assert_eq!(text.lines().count(), 12);
     for name in ["random", "book", "greedy-incremental", "quiescence", "pst"] {
         assert!(text.contains(name), "{name}");
     }

@@ -362,5 +362,5 @@ fn unknown_engine_is_an_error() {
         engine::create("stockfish", &no_book(0)),
         Err(rookery::Error::UnknownEngine(_))
     ));
-    assert_eq!(engine::names().count(), 11);
+    assert_eq!(engine::names().count(), 12);
 }

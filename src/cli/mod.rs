@@ -45,6 +45,13 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Show the search tree of minimax, alphabeta or negamax: positions per depth, Graphviz DOT
     Tree(tree::TreeArgs),
+    /// Search a fixed set of 50 positions to a fixed depth: the node count is the engine's
+    /// signature, the speed is measured beside it (last line: `<nodes> nodes <nps> nps`)
+    Bench {
+        /// Search depth
+        #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
     /// Build or inspect Polyglot opening books
     Book {
         #[command(subcommand)]
@@ -131,8 +138,8 @@ pub fn make_engine(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine
     engine::create(name, options)
 }
 
-/// The top rung, used when no engine is named.
-pub const DEFAULT_ENGINE: &str = "pst";
+/// The strong engine, used when no engine is named.
+pub const DEFAULT_ENGINE: &str = "rookery";
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<i32, Error> {
@@ -156,5 +163,18 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Tree(args)) => tree::run(args),
         Some(Command::Book { command }) => book::run(command),
+        Some(Command::Bench { depth }) => {
+            let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
+                println!(
+                    "{:>2} {:>10} nodes {:>6} ms  {}",
+                    i + 1,
+                    line.nodes,
+                    line.elapsed.as_millis(),
+                    line.fen
+                );
+            });
+            println!("{nodes} nodes {} nps", crate::bench::nps(nodes, time));
+            Ok(0)
+        }
     }
 }

@@ -40,8 +40,19 @@ pub struct Limits {
     pub infinite: bool,
     /// Raised by another thread to end the search early.
     pub stop: Option<Arc<AtomicBool>>,
+    /// While this flag is up the engine is pondering: no time limit applies. When it falls
+    /// (`ponderhit`), the time limits start counting.
+    pub pondering: Option<Arc<AtomicBool>>,
     /// Give every root move an exact score (analysis), not just the best one.
     pub score_all_moves: bool,
+    /// Principal variations to report (UCI `MultiPV`); 0 and 1 both mean one.
+    pub multipv: usize,
+    /// Search only these root moves (UCI `searchmoves`); empty means all.
+    pub searchmoves: Vec<shakmaty::Move>,
+    /// Stop once a mate in this many moves is found (UCI `go mate`).
+    pub mate: Option<u32>,
+    /// Time kept back for communication on every move (UCI `Move Overhead`).
+    pub move_overhead: Duration,
 }
 
 impl Limits {
@@ -72,9 +83,16 @@ impl Limits {
         if self.infinite {
             return None;
         }
+        let overhead = self.move_overhead;
         match (self.movetime, self.clock) {
-            (Some(t), _) => Some(t),
-            (None, Some(c)) => Some(c.budget()),
+            (Some(t), _) => Some(t.saturating_sub(overhead).max(Duration::from_millis(1))),
+            (None, Some(c)) => Some(
+                Clock {
+                    remaining: c.remaining.saturating_sub(overhead),
+                    ..c
+                }
+                .budget(),
+            ),
             (None, None) => None,
         }
     }
@@ -85,7 +103,9 @@ impl Limits {
 #[derive(Debug)]
 pub struct Stopper {
     start: Instant,
+    budget: Option<Duration>,
     deadline: Option<Instant>,
+    pondering: Option<Arc<AtomicBool>>,
     max_nodes: Option<u64>,
     flag: Option<Arc<AtomicBool>>,
     stopped: bool,
@@ -94,12 +114,33 @@ pub struct Stopper {
 impl Stopper {
     pub fn new(limits: &Limits) -> Stopper {
         let start = Instant::now();
+        let budget = limits.time_budget();
+        let pondering = limits
+            .pondering
+            .clone()
+            .filter(|p| p.load(Ordering::Relaxed));
         Stopper {
             start,
-            deadline: limits.time_budget().map(|t| start + t),
+            budget,
+            deadline: if pondering.is_some() {
+                None
+            } else {
+                budget.map(|t| start + t)
+            },
+            pondering,
             max_nodes: limits.nodes,
             flag: limits.stop.clone(),
             stopped: false,
+        }
+    }
+
+    /// After a ponderhit the time budget starts counting from now.
+    fn check_ponderhit(&mut self) {
+        if let Some(p) = &self.pondering
+            && !p.load(Ordering::Relaxed)
+        {
+            self.pondering = None;
+            self.deadline = self.budget.map(|t| Instant::now() + t);
         }
     }
 
@@ -111,6 +152,7 @@ impl Stopper {
         if self.max_nodes.is_some_and(|n| nodes >= n) {
             self.stopped = true;
         } else if nodes.is_multiple_of(1024) {
+            self.check_ponderhit();
             self.stopped = self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self
                     .flag
@@ -129,13 +171,11 @@ impl Stopper {
     }
 
     /// True if less than half the budget is left: not worth starting another iteration.
-    pub fn past_half(&self) -> bool {
-        match self.deadline {
-            Some(d) => {
-                let total = d.saturating_duration_since(self.start);
-                self.start.elapsed() * 2 >= total
-            }
-            None => false,
+    pub fn past_half(&mut self) -> bool {
+        self.check_ponderhit();
+        match (self.deadline, self.budget) {
+            (Some(d), Some(budget)) => d.saturating_duration_since(Instant::now()) * 2 <= budget,
+            _ => false,
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::core::game::{hash, repetitions};
 use crate::core::score::{DRAW, mated_in};
 use crate::core::trace::NoTrace;
 use crate::core::{Game, Limits, Stopper};
-use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Bound, Engine, EngineOptions, PvLine, ScoredMove};
 use crate::ladder::book::Opening;
 
 /// Deepest ply any ladder search goes (quiescence included).
@@ -120,11 +120,20 @@ impl Ctx {
         moves.sort_by_key(|m| std::cmp::Reverse(m.score.unwrap_or(i32::MIN)));
         let pv = self.pv.line(0).to_vec();
         let best = pv.first().copied().or(moves.first().map(|m| m.mv));
+        let score = best
+            .and_then(|b| moves.iter().find(|m| m.mv == b))
+            .and_then(|m| m.score);
+        let lines = score
+            .map(|score| PvLine {
+                score,
+                bound: Bound::Exact,
+                pv: pv.clone(),
+            })
+            .into_iter()
+            .collect();
         Analysis {
             best,
-            score: best
-                .and_then(|b| moves.iter().find(|m| m.mv == b))
-                .and_then(|m| m.score),
+            score,
             pv,
             moves,
             depth,
@@ -132,6 +141,9 @@ impl Ctx {
             nodes: self.nodes,
             elapsed: self.stopper.elapsed(),
             from_book: false,
+            lines,
+            hashfull: 0,
+            tbhits: 0,
         }
     }
 }

@@ -1,0 +1,251 @@
+//! The strong engine's position: a shakmaty `Chess` plus what the search needs at every node
+//! without recomputing it: the Zobrist hash and the material-and-tables score with the game
+//! phase, all updated incrementally by copy-make. Debug builds check both against a full
+//! recomputation after every move.
+
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+
+use crate::core::game::hash;
+use crate::eval::hce::{S, phase_weight, psq, psq_full};
+
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub pos: Chess,
+    /// Polyglot-compatible Zobrist hash, equal to `core::game::hash(&pos)`.
+    pub hash: u64,
+    /// Material plus piece-square tables, White's point of view.
+    pub psq: S,
+    /// Game phase: 24 with all pieces on the board, 0 with none but pawns and kings.
+    pub phase: i32,
+}
+
+fn z_piece(sq: Square, piece: Piece) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, piece).0
+}
+
+fn z_castling(pos: &Chess) -> u64 {
+    let mut h = 0;
+    for color in [Color::White, Color::Black] {
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            if pos.castles().has(color, side) {
+                h ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    h
+}
+
+fn z_ep(pos: &Chess) -> u64 {
+    pos.legal_ep_square()
+        .map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0)
+}
+
+impl Board {
+    pub fn new(pos: Chess) -> Board {
+        let (psq, phase) = psq_full(pos.board());
+        Board {
+            hash: hash(&pos),
+            psq,
+            phase,
+            pos,
+        }
+    }
+
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// The position after the legal move `m`.
+    pub fn play(&self, m: Move) -> Board {
+        let us = self.pos.turn();
+        let them = !us;
+        let mut hash = self.hash ^ z_castling(&self.pos) ^ z_ep(&self.pos);
+        let mut score = self.psq;
+        let mut phase = self.phase;
+        let mut moved = |sq: Square, piece: Piece, add: bool| {
+            hash ^= z_piece(sq, piece);
+            if add {
+                score += psq(piece, sq);
+            } else {
+                score -= psq(piece, sq);
+            }
+        };
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                moved(from, Piece { color: us, role }, false);
+                if let Some(c) = capture {
+                    moved(
+                        to,
+                        Piece {
+                            color: them,
+                            role: c,
+                        },
+                        false,
+                    );
+                    phase -= phase_weight(c);
+                }
+                let new_role = promotion.unwrap_or(role);
+                moved(
+                    to,
+                    Piece {
+                        color: us,
+                        role: new_role,
+                    },
+                    true,
+                );
+                phase += phase_weight(new_role) - phase_weight(role);
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = Piece {
+                    color: us,
+                    role: Role::Pawn,
+                };
+                moved(from, pawn, false);
+                moved(to, pawn, true);
+                let captured = Square::from_coords(to.file(), from.rank());
+                moved(
+                    captured,
+                    Piece {
+                        color: them,
+                        role: Role::Pawn,
+                    },
+                    false,
+                );
+            }
+            Move::Castle { king, rook } => {
+                let side = if rook.file() > king.file() {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                let king_to = Square::from_coords(side.king_to_file(), king.rank());
+                let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+                moved(
+                    king,
+                    Piece {
+                        color: us,
+                        role: Role::King,
+                    },
+                    false,
+                );
+                moved(
+                    rook,
+                    Piece {
+                        color: us,
+                        role: Role::Rook,
+                    },
+                    false,
+                );
+                moved(
+                    king_to,
+                    Piece {
+                        color: us,
+                        role: Role::King,
+                    },
+                    true,
+                );
+                moved(
+                    rook_to,
+                    Piece {
+                        color: us,
+                        role: Role::Rook,
+                    },
+                    true,
+                );
+            }
+            Move::Put { .. } => unreachable!("no drops in standard chess"),
+        }
+        let mut pos = self.pos.clone();
+        pos.play_unchecked(m);
+        hash ^= z_castling(&pos) ^ z_ep(&pos) ^ Zobrist64::zobrist_for_white_turn().0;
+        let next = Board {
+            pos,
+            hash,
+            psq: score,
+            phase,
+        };
+        next.debug_check();
+        next
+    }
+
+    /// The position with the turn passed ("null move"), or `None` when in check.
+    pub fn play_null(&self) -> Option<Board> {
+        let pos = self.pos.clone().swap_turn().ok()?;
+        let hash = self.hash ^ z_ep(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
+        let next = Board {
+            pos,
+            hash,
+            psq: self.psq,
+            phase: self.phase,
+        };
+        next.debug_check();
+        Some(next)
+    }
+
+    /// Debug builds: the incremental state equals a full recomputation.
+    fn debug_check(&self) {
+        debug_assert_eq!(self.hash, hash(&self.pos), "incremental hash");
+        debug_assert_eq!(
+            (self.psq, self.phase),
+            psq_full(self.pos.board()),
+            "incremental eval"
+        );
+    }
+
+    /// The piece standing on `sq`.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.pos.board().piece_at(sq)
+    }
+
+    /// True if the side to move has pieces besides pawns and king (null-move zugzwang guard).
+    pub fn has_non_pawn_material(&self) -> bool {
+        let b = self.pos.board();
+        let ours = b.by_color(self.turn());
+        (ours & !(b.pawns() | b.kings())).any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::parse_fen;
+
+    /// Walks every line of the tree to `depth`, checking incremental state at each node.
+    fn walk(b: &Board, depth: u32) -> u64 {
+        assert_eq!(b.hash, hash(&b.pos));
+        assert_eq!((b.psq, b.phase), psq_full(b.pos.board()));
+        if depth == 0 {
+            return 1;
+        }
+        if let Some(n) = b.play_null() {
+            assert_eq!(n.hash, hash(&n.pos));
+        }
+        b.pos
+            .legal_moves()
+            .iter()
+            .map(|&m| walk(&b.play(m), depth - 1))
+            .sum()
+    }
+
+    #[test]
+    fn incremental_state_matches_full_on_perft_trees() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        for fen in fens {
+            let b = Board::new(parse_fen(fen).unwrap());
+            assert!(walk(&b, 3) > 1000, "{fen}");
+        }
+    }
+}

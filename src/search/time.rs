@@ -1,0 +1,152 @@
+//! Time management: from the limits, a soft target (don't start another iteration past it) and a
+//! hard limit (stop in the middle of one) for this move. The soft target stretches when the best
+//! move keeps changing and shrinks when it is stable. While pondering neither applies; after a
+//! ponderhit both count from that moment.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::core::Limits;
+
+#[derive(Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    pondering: Option<Arc<AtomicBool>>,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits) -> TimeManager {
+        let (soft, hard) = Self::allocate(limits);
+        TimeManager {
+            start: Instant::now(),
+            soft,
+            hard,
+            pondering: limits
+                .pondering
+                .clone()
+                .filter(|p| p.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// (soft, hard) for this move.
+    fn allocate(limits: &Limits) -> (Option<Duration>, Option<Duration>) {
+        if limits.infinite {
+            return (None, None);
+        }
+        let overhead = limits.move_overhead;
+        if let Some(t) = limits.movetime {
+            let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+            return (Some(t), Some(t));
+        }
+        let Some(clock) = limits.clock else {
+            return (None, None);
+        };
+        let left = clock.remaining.saturating_sub(overhead);
+        let left_ms = left.as_millis() as u64;
+        let inc_ms = clock.increment.as_millis() as u64;
+        let moves = u64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
+        // An even share of what is left plus most of the increment...
+        let soft = left_ms / moves + inc_ms * 3 / 4;
+        // ...never more than a fraction of the clock, however large the increment.
+        let hard_cap = if moves == 1 {
+            left_ms * 7 / 10
+        } else {
+            left_ms * 2 / 5
+        };
+        let hard = (soft * 3).min(hard_cap).max(1);
+        let soft = soft.min(hard).max(1);
+        (
+            Some(Duration::from_millis(soft)),
+            Some(Duration::from_millis(hard)),
+        )
+    }
+
+    /// Restarts the clock if a ponderhit happened since the last look.
+    fn check_ponderhit(&mut self) -> bool {
+        match &self.pondering {
+            Some(p) if p.load(Ordering::Relaxed) => true,
+            Some(_) => {
+                self.pondering = None;
+                self.start = Instant::now();
+                false
+            }
+            None => false,
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the hard limit: stop now.
+    pub fn hard_expired(&mut self) -> bool {
+        if self.check_ponderhit() {
+            return false;
+        }
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Past the soft target, scaled by `stretch` (1.0 normal, more when the best move is unstable):
+    /// don't start another iteration.
+    pub fn soft_expired(&mut self, stretch: f64) -> bool {
+        if self.check_ponderhit() {
+            return false;
+        }
+        self.soft
+            .is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * stretch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Clock;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                remaining: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc),
+                moves_to_go: mtg,
+            }),
+            move_overhead: Duration::from_millis(10),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn never_more_than_the_clock_allows() {
+        for (ms, inc, mtg) in [
+            (50, 0, None),
+            (1000, 10, None),
+            (60_000, 0, Some(1)),
+            (100, 5000, None),
+            (20, 0, Some(3)),
+        ] {
+            let (soft, hard) = TimeManager::allocate(&clock(ms, inc, mtg));
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(soft <= hard, "{ms} {inc}");
+            assert!(
+                hard.as_millis() as u64 <= ms.saturating_sub(10).max(1),
+                "{ms} {inc}: {hard:?}"
+            );
+        }
+        let (soft, _) = TimeManager::allocate(&clock(60_000, 1000, None));
+        assert!(soft.unwrap() >= Duration::from_millis(2000));
+    }
+
+    #[test]
+    fn pondering_has_no_deadline_until_ponderhit() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let mut limits = clock(10, 0, None);
+        limits.pondering = Some(flag.clone());
+        let mut tm = TimeManager::new(&limits);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(!tm.hard_expired());
+        flag.store(false, Ordering::Relaxed);
+        assert!(!tm.hard_expired(), "the clock restarts at ponderhit");
+    }
+}

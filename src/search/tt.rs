@@ -1,0 +1,220 @@
+//! The transposition table shared by all search threads, without locks.
+//!
+//! Each entry is two 64-bit words: `data` and `key ^ data`. A thread that reads an entry while
+//! another writes it may see one old and one new word; then `check ^ data` is not the key and the
+//! entry reads as a miss. So racy reads and writes are harmless: at worst a lost entry, never a
+//! wrong one (Hyatt's lockless hashing). The stored move is matched against the legal moves before
+//! it is played, so a key collision cannot play an illegal move.
+//!
+//! `data` layout, low bits first:
+//! | bits  | field      |
+//! |-------|------------|
+//! | 0-15  | move (from 0-5, to 6-11, promotion 12-14, Polyglot-style castling king-takes-rook) |
+//! | 16-31 | score (i16, mate scores relative to the node) |
+//! | 32-47 | static evaluation (i16) |
+//! | 48-55 | depth (u8) |
+//! | 56-57 | bound (1 upper, 2 lower, 3 exact) |
+//! | 58-63 | generation (6 bits) |
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use shakmaty::{Move, MoveList};
+
+use crate::book::encode_move;
+use crate::engine::Bound;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Slot>() == 16, "a slot is two words");
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The move, in the 16-bit encoding; 0 for none. Resolve with [`TtEntry::best_move`].
+    pub raw_move: u16,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+impl TtEntry {
+    /// The stored move if it is one of `legal`.
+    pub fn best_move(&self, legal: &MoveList) -> Option<Move> {
+        if self.raw_move == 0 {
+            return None;
+        }
+        legal
+            .iter()
+            .copied()
+            .find(|&m| encode_move(m) == self.raw_move)
+    }
+}
+
+pub struct Tt {
+    slots: Vec<Slot>,
+    generation: AtomicU64,
+}
+
+impl Tt {
+    /// A table of about `mb` megabytes (at least one slot).
+    pub fn new(mb: usize) -> Tt {
+        let n = (mb * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
+        let mut slots = Vec::with_capacity(n);
+        slots.resize_with(n, Slot::default);
+        Tt {
+            slots,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+    }
+
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed) & 63
+    }
+
+    /// A new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s.check.get_mut() = 0;
+            *s.data.get_mut() = 0;
+        }
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let slot = &self.slots[self.index(key)];
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        if check ^ data != key || data == 0 {
+            return None;
+        }
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        Some(TtEntry {
+            raw_move: data as u16,
+            score: i32::from((data >> 16) as u16 as i16),
+            eval: i32::from((data >> 32) as u16 as i16),
+            depth: i32::from((data >> 48) as u8),
+            bound,
+        })
+    }
+
+    /// Stores a search result. A slot holding another position is overwritten unless it holds a
+    /// much deeper result of this search; the same position keeps its move if the new result
+    /// has none.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let slot = &self.slots[self.index(key)];
+        let old_data = slot.data.load(Ordering::Relaxed);
+        let old_key = slot.check.load(Ordering::Relaxed) ^ old_data;
+        let generation = self.generation();
+        let mut raw_move = mv.map_or(0, encode_move);
+        if old_data != 0 {
+            let old_depth = ((old_data >> 48) & 0xff) as i32;
+            let old_generation = (old_data >> 58) & 63;
+            if old_key == key {
+                if raw_move == 0 {
+                    raw_move = old_data as u16;
+                }
+                if bound != Bound::Exact && depth + 3 < old_depth {
+                    return;
+                }
+            } else if old_generation == generation && depth + 4 < old_depth {
+                return;
+            }
+        }
+        let bound_bits: u64 = match bound {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        };
+        let data = u64::from(raw_move)
+            | u64::from(score.clamp(-32_000, 32_000) as i16 as u16) << 16
+            | u64::from(eval.clamp(-32_000, 32_000) as i16 as u16) << 32
+            | (depth.clamp(0, 255) as u64) << 48
+            | bound_bits << 56
+            | generation << 58;
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of slots filled in this search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && (d >> 58) & 63 == generation
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn store_and_probe() {
+        let tt = Tt::new(1);
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let m = moves[5];
+        tt.store(0xdead_beef, Some(m), -123, 45, 7, Bound::Lower);
+        let e = tt.probe(0xdead_beef).unwrap();
+        assert_eq!(
+            (e.score, e.eval, e.depth, e.bound),
+            (-123, 45, 7, Bound::Lower)
+        );
+        assert_eq!(e.best_move(&moves), Some(m));
+        assert!(tt.probe(0xdead_beee).is_none());
+        // Same position, no move: the old move stays.
+        tt.store(0xdead_beef, None, 10, 45, 9, Bound::Exact);
+        assert_eq!(tt.probe(0xdead_beef).unwrap().best_move(&moves), Some(m));
+        assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn deeper_entries_survive_shallow_ones_of_the_same_search() {
+        let tt = Tt::new(0);
+        // One slot: every key collides.
+        tt.store(1, None, 5, 0, 20, Bound::Exact);
+        tt.store(2, None, 6, 0, 2, Bound::Exact);
+        assert!(tt.probe(1).is_some());
+        tt.new_search();
+        tt.store(2, None, 6, 0, 2, Bound::Exact);
+        assert!(tt.probe(2).is_some(), "old entries give way");
+    }
+}

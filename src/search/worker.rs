@@ -1,0 +1,983 @@
+//! One search thread: iterative deepening with aspiration windows over a principal-variation
+//! search and a quiescence search. Everything a thread needs is allocated when it is created;
+//! nothing is allocated while it searches (root move lists and PV copies are made once per
+//! iteration, not per node).
+//!
+//! The node search's steps are numbered so each technique can be found; measured Elo will be
+//! noted beside each as it is measured.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use shakmaty::{Move, Position};
+
+use super::board::Board;
+use super::movepick::{Histories, Picker, Stage, is_noisy};
+use super::see::{see, see_value};
+use super::time::TimeManager;
+use super::tt::Tt;
+use crate::core::Game;
+use crate::core::score::{
+    DRAW, INFINITY, MATE_BOUND, from_table, is_mate, mate_in, mated_in, to_table,
+};
+use crate::engine::{Analysis, Bound, PvLine, Report, ScoredMove};
+use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
+use crate::ladder::PvTable;
+
+/// Deepest ply a search reaches.
+pub const MAX_PLY: usize = 120;
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a Tt,
+    /// Raised to stop every thread (by the main thread, or by the caller).
+    pub stop: &'a AtomicBool,
+    pub external_stop: Option<&'a AtomicBool>,
+    /// Nodes searched, one counter per thread, published every 1024 nodes.
+    pub nodes: &'a [AtomicU64],
+    /// Node limit for the whole search.
+    pub node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move and what the last iterations learned about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub bound: Bound,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    static_eval: i32,
+    /// The move played from this ply (`None`: a null move or nothing yet).
+    mv: Option<Move>,
+}
+
+/// Late-move reduction table, by depth and move number.
+fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+}
+
+pub struct Worker {
+    pub id: usize,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub stopped: bool,
+    pub hist: Histories,
+    pub pawns: PawnTable,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: i32,
+    /// The MultiPV line being searched: root moves before it are excluded.
+    pv_index: usize,
+    pv: PvTable,
+    stack: Vec<Frame>,
+    /// Hashes of the game's positions, then of the search path.
+    hashes: Vec<u64>,
+    /// Index in `hashes` of the root position.
+    root_index: usize,
+    lmr: Box<[[i32; 64]; 64]>,
+    /// Set on the main thread: it watches the clock.
+    pub time: Option<TimeManager>,
+}
+
+// Search margins: each has a name and one home.
+const RFP_MARGIN: i32 = 75;
+const RFP_DEPTH: i32 = 8;
+const NMP_MIN_DEPTH: i32 = 3;
+const FUTILITY_BASE: i32 = 100;
+const FUTILITY_PER_DEPTH: i32 = 90;
+const FUTILITY_DEPTH: i32 = 6;
+const LMP_DEPTH: i32 = 8;
+const SEE_QUIET_MARGIN: i32 = 60;
+const SEE_NOISY_MARGIN: i32 = 100;
+const SEE_DEPTH: i32 = 6;
+const IIR_DEPTH: i32 = 4;
+const DELTA_MARGIN: i32 = 200;
+const ASPIRATION_WINDOW: i32 = 20;
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            hist: Histories::new(MAX_PLY),
+            pawns: PawnTable::default(),
+            root_moves: Vec::new(),
+            completed_depth: 0,
+            pv_index: 0,
+            pv: PvTable::new(),
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            hashes: Vec::with_capacity(1024),
+            root_index: 0,
+            lmr: lmr_table(),
+            time: None,
+        }
+    }
+
+    /// Forgets the statistics of earlier games.
+    pub fn clear(&mut self) {
+        self.hist.clear();
+        self.pawns = PawnTable::default();
+    }
+
+    /// Sets up a search of `game`'s position over `root` moves.
+    pub fn prepare(&mut self, game: &Game, root: &[Move]) {
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.completed_depth = 0;
+        self.hashes.clear();
+        self.hashes.extend_from_slice(game.hashes());
+        self.hashes.reserve(MAX_PLY + 4);
+        self.root_index = self.hashes.len() - 1;
+        self.root_moves = root
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                bound: Bound::Upper,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        for k in self.hist.killers.iter_mut() {
+            *k = [None; 2];
+        }
+    }
+
+    fn evaluate(&mut self, b: &Board) -> i32 {
+        evaluate(
+            b.pos.board(),
+            b.turn(),
+            b.psq,
+            b.phase,
+            &mut self.pawns,
+            &mut NoEvalTrace,
+        )
+    }
+
+    /// Counts a node and says whether the search must stop.
+    fn tick(&mut self, shared: &Shared) -> bool {
+        self.nodes += 1;
+        if let Some(limit) = shared.node_limit
+            && shared.nodes.len() == 1
+            && self.nodes >= limit
+        {
+            // One thread: stop exactly at the limit, so `go nodes` repeats exactly.
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if self.nodes.is_multiple_of(1024) {
+            shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if shared
+                .external_stop
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+                || shared.node_limit.is_some_and(|l| shared.total_nodes() >= l)
+                || self.time.as_mut().is_some_and(|t| t.hard_expired())
+            {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Repetition, 50-move rule or insufficient material. A repetition inside the search counts
+    /// at once; one of a position from before the root needs a second.
+    fn is_draw(&self, b: &Board) -> bool {
+        if b.pos.halfmoves() >= 100 || b.pos.is_insufficient_material() {
+            return true;
+        }
+        let n = self.hashes.len();
+        let window = (b.pos.halfmoves() as usize).min(n - 1);
+        let mut seen = 0;
+        let mut i = 2;
+        while i <= window {
+            let idx = n - 1 - i;
+            if self.hashes[idx] == b.hash {
+                if idx >= self.root_index {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// The principal-variation search. `PV` nodes search with an open window; the rest prove
+    /// a bound with a null window.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search<const PV: bool>(
+        &mut self,
+        shared: &Shared,
+        b: &Board,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1. At the horizon, resolve captures first.
+        if depth <= 0 {
+            return self.qsearch::<PV>(shared, b, alpha, beta, ply);
+        }
+        // Step 2. Count the node; stop if told to.
+        if self.tick(shared) {
+            return 0;
+        }
+        self.pv.clear(ply as u32);
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = b.pos.is_check();
+
+        // Step 3. Draws: repetition, 50 moves, insufficient material.
+        if self.is_draw(b) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate(b) };
+        }
+        // Step 4. Mate distance pruning: no line here can beat a mate already found nearer.
+        alpha = alpha.max(mated_in(ply as u32));
+        beta = beta.min(mate_in(ply as u32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 5. Transposition table: a deep enough result ends the search here.
+        let tte = shared.tt.probe(b.hash);
+        if !PV
+            && let Some(e) = tte
+            && e.depth >= depth
+        {
+            let score = from_table(e.score, ply as u32);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+
+        let moves = b.pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply as u32) } else { DRAW };
+        }
+        let tt_move = tte.and_then(|e| e.best_move(&moves));
+
+        // Step 6. Static evaluation (from the table when stored), corrected by a table bound.
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+        };
+        let mut eval = static_eval;
+        if let Some(e) = tte
+            && !in_check
+        {
+            let s = from_table(e.score, ply as u32);
+            if (e.bound == Bound::Lower && s > eval)
+                || (e.bound == Bound::Upper && s < eval)
+                || e.bound == Bound::Exact
+            {
+                eval = s;
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+
+        if !PV && !in_check {
+            // Step 7. Reverse futility pruning: far above beta at low depth, assume it holds.
+            if depth <= RFP_DEPTH
+                && !is_mate(beta)
+                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+            {
+                return eval;
+            }
+
+            // Step 8. Null move pruning: if passing still beats beta, a real move will too.
+            // Not with pawns and king only, where passing is often the best move (zugzwang).
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && self.stack[ply - 1].mv.is_some()
+                && b.has_non_pawn_material()
+                && !is_mate(beta)
+                && let Some(child) = b.play_null()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].mv = None;
+                self.hashes.push(child.hash);
+                let v = -self.search::<false>(
+                    shared,
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    ply + 1,
+                    !cut_node,
+                );
+                self.hashes.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_mate(v) { beta } else { v };
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: without a hash move this node was never searched
+        // well; search it shallower first.
+        if tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 10. The moves, best first.
+        let side = b.turn();
+        let previous = self.stack[ply - 1].mv;
+        let counter = self.hist.counter_move(side, previous);
+        let picker = Picker::new(
+            b,
+            moves,
+            tt_move,
+            self.hist.killers[ply],
+            counter,
+            &self.hist,
+        );
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets_searched = 0usize;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut skip_quiets = false;
+
+        for (m, stage) in picker {
+            let quiet = !is_noisy(m);
+            if quiet && skip_quiets {
+                continue;
+            }
+            if best > -MATE_BOUND {
+                // Step 10a. Late move pruning: at low depth, late quiet moves rarely matter.
+                if quiet && !in_check && depth <= LMP_DEPTH {
+                    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+                    if quiets_searched as i32 >= limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                }
+                // Step 10b. Futility pruning: a quiet move cannot lift a hopeless eval to alpha.
+                if quiet
+                    && !in_check
+                    && depth <= FUTILITY_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    && !gives_check(b, m)
+                {
+                    skip_quiets = true;
+                    continue;
+                }
+                // Step 10c. SEE pruning: moves that lose material in the exchange, at low depth.
+                if depth <= SEE_DEPTH && stage != Stage::HashMove {
+                    let margin = if quiet {
+                        -SEE_QUIET_MARGIN * depth
+                    } else {
+                        -SEE_NOISY_MARGIN * depth
+                    };
+                    if see(b, m) < margin {
+                        continue;
+                    }
+                }
+            }
+
+            let child = b.play(m);
+            let gives_check = child.pos.is_check();
+            self.stack[ply].mv = Some(m);
+            self.hashes.push(child.hash);
+            // Step 10d. Check extension.
+            let new_depth = depth - 1 + i32::from(gives_check);
+
+            let mut v;
+            if searched == 0 {
+                v = -self.search::<PV>(
+                    shared,
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !PV && !cut_node,
+                );
+            } else {
+                // Step 10e. Late move reductions: later moves are searched shallower first.
+                let mut r = 0;
+                if depth >= 3 && searched > usize::from(PV) && (quiet || stage == Stage::BadNoisy) {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                    r += i32::from(!PV) + i32::from(cut_node);
+                    r -= i32::from(improving) + i32::from(gives_check) + i32::from(in_check);
+                    if matches!(stage, Stage::Killer | Stage::Counter) {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.hist.quiet_score(side, m) / 8192;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                // Step 10f. Principal variation search: prove with a null window, re-search
+                // at full depth, then with the full window, only when the proof fails.
+                v = -self.search::<false>(
+                    shared,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    true,
+                );
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(
+                        shared,
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                    );
+                }
+                if PV && v > alpha && v < beta {
+                    v = -self.search::<true>(
+                        shared,
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                    );
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if quiet {
+                quiets_searched += 1;
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    if PV {
+                        self.pv.update(ply as u32, m);
+                    }
+                    if v >= beta {
+                        // Step 10g. A quiet move that refutes: remember it.
+                        if quiet {
+                            let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
+                            self.hist.update_quiet(side, m, bonus);
+                            for q in quiets_tried.iter().flatten() {
+                                self.hist.update_quiet(side, *q, -bonus);
+                            }
+                            self.hist.add_killer(ply, m);
+                            self.hist.set_counter(side, previous, m);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiets_searched <= quiets_tried.len() && best_move != Some(m) {
+                quiets_tried[quiets_searched - 1] = Some(m);
+            }
+        }
+
+        if searched == 0 {
+            // Every move was pruned: nothing beat alpha.
+            return alpha;
+        }
+
+        // Step 11. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(
+            b.hash,
+            best_move,
+            to_table(best, ply as u32),
+            static_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    /// Quiescence search: captures and promotions until the position is quiet (every evasion when
+    /// in check), with stand pat, delta pruning and SEE pruning.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        shared: &Shared,
+        b: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.tick(shared) {
+            return 0;
+        }
+        if PV {
+            self.pv.clear(ply as u32);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if b.pos.halfmoves() >= 100 || b.pos.is_insufficient_material() {
+            return DRAW;
+        }
+        let in_check = b.pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { self.evaluate(b) };
+        }
+        let tte = shared.tt.probe(b.hash);
+        if !PV && let Some(e) = tte {
+            let score = from_table(e.score, ply as u32);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let moves = b.pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { mated_in(ply as u32) } else { DRAW };
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+        };
+        let mut best = static_eval;
+        if !in_check {
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let tt_move = tte.and_then(|e| e.best_move(&moves));
+        let candidates = if in_check {
+            moves
+        } else {
+            moves
+                .iter()
+                .copied()
+                .filter(|m| m.is_capture() || m.promotion() == Some(shakmaty::Role::Queen))
+                .collect()
+        };
+        let picker = Picker::noisy(candidates, tt_move);
+        let mut best_move = None;
+        let original_alpha = alpha;
+        for (m, _) in picker {
+            if !in_check && best > -MATE_BOUND {
+                // Delta pruning: even winning the piece outright would not reach alpha.
+                let gain = match m {
+                    Move::EnPassant { .. } => see_value(shakmaty::Role::Pawn),
+                    _ => m.capture().map_or(0, see_value),
+                } + m
+                    .promotion()
+                    .map_or(0, |p| see_value(p) - see_value(shakmaty::Role::Pawn));
+                if static_eval + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // SEE pruning: captures that lose material.
+                if see(b, m) < 0 {
+                    continue;
+                }
+            }
+            let child = b.play(m);
+            self.hashes.push(child.hash);
+            let v = -self.qsearch::<PV>(shared, &child, -beta, -alpha, ply + 1);
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    best_move = Some(m);
+                    if PV {
+                        self.pv.update(ply as u32, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        shared.tt.store(
+            b.hash,
+            best_move,
+            to_table(best, ply as u32),
+            static_eval,
+            0,
+            bound,
+        );
+        best
+    }
+}
+
+/// Does `m` give check? Direct checks and discovered checks through the vacated square, from
+/// the attack tables; castling and en passant (rare) by playing the move.
+pub fn gives_check(b: &Board, m: Move) -> bool {
+    let board = b.pos.board();
+    let us = b.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    match m {
+        Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } => {
+            let occupied = (board.occupied() ^ from) | to;
+            let piece = shakmaty::Piece {
+                color: us,
+                role: promotion.unwrap_or(role),
+            };
+            if shakmaty::attacks::attacks(to, piece, occupied).contains(king) {
+                return true;
+            }
+            // A slider of ours behind the moved piece.
+            let ours = board.by_color(us) & !shakmaty::Bitboard::from_square(from);
+            let rooks = (board.rooks() | board.queens()) & ours;
+            let bishops = (board.bishops() | board.queens()) & ours;
+            (shakmaty::attacks::rook_attacks(king, occupied) & rooks).any()
+                || (shakmaty::attacks::bishop_attacks(king, occupied) & bishops).any()
+        }
+        _ => b.play(m).pos.is_check(),
+    }
+}
+
+/// What the iterative deepening loop needs from the limits.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationLimits {
+    pub max_depth: i32,
+    pub multipv: usize,
+    /// Stop once a mate in this many moves is proven.
+    pub mate: Option<u32>,
+}
+
+impl Worker {
+    /// The root: every root move from the current MultiPV line on, in the order of the last
+    /// iteration, with scores and lines recorded for each.
+    fn search_root(
+        &mut self,
+        shared: &Shared,
+        b: &Board,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> i32 {
+        if self.tick(shared) {
+            return 0;
+        }
+        self.pv.clear(0);
+        let in_check = b.pos.is_check();
+        self.stack[0].static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(b)
+        };
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let original_alpha = alpha;
+        for i in self.pv_index..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.id == 0
+                && self
+                    .time
+                    .as_ref()
+                    .is_some_and(|t| t.elapsed().as_millis() >= 3000)
+            {
+                report(Report::CurrentMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: i + 1,
+                });
+            }
+            let child = b.play(m);
+            let gives_check = child.pos.is_check();
+            self.stack[0].mv = Some(m);
+            self.hashes.push(child.hash);
+            let new_depth = depth - 1 + i32::from(gives_check);
+            self.seldepth = 0;
+            let mut v;
+            if i == self.pv_index {
+                v = -self.search::<true>(shared, &child, -beta, -alpha, new_depth, 1, false);
+            } else {
+                let r =
+                    i32::from(depth >= 3 && i >= self.pv_index + 4 && !is_noisy(m) && !gives_check);
+                v = -self.search::<false>(
+                    shared,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    1,
+                    true,
+                );
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(
+                        shared,
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        1,
+                        true,
+                    );
+                }
+                if v > alpha && v < beta {
+                    v = -self.search::<true>(shared, &child, -beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.hashes.pop();
+            if self.stopped {
+                return 0;
+            }
+            let child_pv = self.pv.line(1);
+            let seldepth = self.seldepth;
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || v > alpha {
+                rm.score = v;
+                rm.seldepth = seldepth;
+                rm.bound = if v >= beta {
+                    Bound::Lower
+                } else if v <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(child_pv);
+            } else {
+                // Only known to be no better than the best: it sorts after it.
+                rm.score = -INFINITY;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    alpha = v;
+                    self.pv.update(0, m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.pv_index == 0 {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            shared.tt.store(
+                b.hash,
+                best_move,
+                to_table(best, 0),
+                self.stack[0].static_eval,
+                depth,
+                bound,
+            );
+        }
+        best
+    }
+
+    /// Sorts the root moves from `from` on, best first, keeping the order of equals.
+    fn sort_root(&mut self, from: usize) {
+        self.root_moves[from..].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    /// Iterative deepening with aspiration windows, each depth once per MultiPV line. The main
+    /// thread (id 0) reports each iteration and decides when to stop; helpers search until told.
+    pub fn iterate(
+        &mut self,
+        shared: &Shared,
+        root: &Board,
+        limits: IterationLimits,
+        report: &mut dyn FnMut(Report<'_>),
+    ) {
+        let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut stretch: f64 = 1.0;
+        let mut last_best = None;
+        for depth in 1..=limits.max_depth.min(MAX_PLY as i32 - 8) {
+            // Helpers search odd threads one ply deeper, so the threads spread over depths.
+            let depth = if self.id > 0 && self.id % 2 == 1 {
+                depth + 1
+            } else {
+                depth
+            };
+            for pv_index in 0..multipv {
+                self.pv_index = pv_index;
+                let previous = self.root_moves[pv_index].previous_score;
+                let mut delta = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) =
+                    if depth >= 5 && !is_mate(previous) && previous > -INFINITY {
+                        (previous - delta, previous + delta)
+                    } else {
+                        (-INFINITY, INFINITY)
+                    };
+                loop {
+                    let v = self.search_root(shared, root, alpha, beta, depth, report);
+                    self.sort_root(pv_index);
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITY);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITY);
+                    } else {
+                        break;
+                    }
+                    delta += delta;
+                    if delta > 1000 {
+                        alpha = -INFINITY;
+                        beta = INFINITY;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            for r in &mut self.root_moves {
+                r.previous_score = r.score;
+            }
+            if self.id != 0 {
+                continue;
+            }
+            let analysis = self.analysis(shared, multipv);
+            report(Report::Iteration(&analysis));
+            // A best move that keeps changing deserves more time; a stable one less.
+            let best = self.root_moves[0].mv;
+            stretch = if last_best.is_some_and(|b| b != best) {
+                (stretch * 1.6).min(2.5)
+            } else {
+                (stretch * 0.9).max(0.6)
+            };
+            last_best = Some(best);
+            let score = self.root_moves[0].score;
+            if let Some(n) = limits.mate
+                && score >= MATE_BOUND
+                && (crate::core::score::MATE - score + 1) / 2 <= n as i32
+            {
+                break;
+            }
+            if self.time.as_mut().is_some_and(|t| t.soft_expired(stretch)) {
+                break;
+            }
+            if self.root_moves.len() == 1 && self.time.is_some() && depth >= 4 {
+                // One legal move: no need to think long.
+                break;
+            }
+        }
+    }
+
+    /// The analysis of the main thread after the last completed iteration.
+    pub fn analysis(&self, shared: &Shared, multipv: usize) -> Analysis {
+        let lines: Vec<PvLine> = self.root_moves[..multipv.min(self.root_moves.len())]
+            .iter()
+            .filter(|r| r.score > -INFINITY)
+            .map(|r| PvLine {
+                score: r.score,
+                bound: r.bound,
+                pv: r.pv.clone(),
+            })
+            .collect();
+        let best = self.root_moves.first();
+        Analysis {
+            best: best.map(|r| r.mv),
+            score: best.map(|r| r.score).filter(|&s| s > -INFINITY),
+            pv: best.map(|r| r.pv.clone()).unwrap_or_default(),
+            moves: self
+                .root_moves
+                .iter()
+                .map(|r| ScoredMove {
+                    mv: r.mv,
+                    score: (r.score > -INFINITY).then_some(r.score),
+                    bound: r.bound,
+                    weight: None,
+                })
+                .collect(),
+            depth: self.completed_depth.max(0) as u32,
+            seldepth: self
+                .root_moves
+                .iter()
+                .map(|r| r.seldepth)
+                .max()
+                .unwrap_or(0) as u32,
+            nodes: shared.total_nodes().max(self.nodes),
+            elapsed: self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed()),
+            from_book: false,
+            lines,
+            hashfull: shared.tt.hashfull(),
+            tbhits: 0,
+        }
+    }
+
+    /// Publishes the final node count.
+    pub fn publish_nodes(&self, shared: &Shared) {
+        shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+}
