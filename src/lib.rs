@@ -11,6 +11,7 @@ pub mod eval;
 pub mod ladder;
 pub mod perft;
 pub mod search;
+pub mod uci;
 
 pub use engine::{Analysis, Engine, EngineOptions};
 pub use error::Error;

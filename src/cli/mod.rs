@@ -32,6 +32,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Speak UCI on standard input and output (what chess GUIs launch; also the default)
+    Uci,
     /// List the engines of the ladder and the idea each adds
     Engines,
     /// Play against an engine in the terminal
@@ -144,11 +146,15 @@ pub const DEFAULT_ENGINE: &str = "rookery";
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
-        None => {
-            use clap::CommandFactory;
-            Cli::command()
-                .print_help()
-                .map_err(|e| Error::io("stdout", e))?;
+        None | Some(Command::Uci) => {
+            println!(
+                "{} by the Rookery developers (UCI; `rookery --help` lists the commands)",
+                crate::uci::engine_id()
+            );
+            crate::uci::run(
+                std::io::BufReader::new(std::io::stdin()),
+                Box::new(std::io::stdout()),
+            );
             Ok(0)
         }
         Some(Command::Engines) => {

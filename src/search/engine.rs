@@ -39,6 +39,65 @@ impl Rookery {
     }
 }
 
+/// Nodes per move at a playing strength: doubling about every 130 Elo, from 20 at 1000.
+pub fn strength_nodes(elo: u32) -> u64 {
+    let x = (f64::from(elo.clamp(1000, 2800)) - 1000.0) / 130.0;
+    (20.0 * 2f64.powf(x)) as u64
+}
+
+/// How far (centipawns) the weakened engine's judgement wanders: none at 2800.
+pub fn strength_noise(elo: u32) -> i32 {
+    (2800 - elo.clamp(1000, 2800) as i32) / 6
+}
+
+impl Rookery {
+    /// Plays at about `elo`: a search limited in nodes, four candidate lines, and a choice among
+    /// them by score plus a random error that grows as the strength falls. The candidates are the
+    /// engine's own best four, so weak play is imprecision, not random blunders.
+    fn search_weakened(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        elo: u32,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> Analysis {
+        let budget = strength_nodes(elo);
+        let weak = Limits {
+            nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
+            multipv: limits.multipv.max(4),
+            ..limits.clone()
+        };
+        let saved = self.settings.limit_elo.take();
+        let mut a = self.search(game, &weak, &mut |r| {
+            if let Report::CurrentMove { .. } = r {
+                report(r)
+            }
+        });
+        self.settings.limit_elo = saved;
+        let noise = strength_noise(elo);
+        let mut best: Option<(i32, usize)> = None;
+        for (i, l) in a.lines.iter().enumerate() {
+            let err = if noise > 0 {
+                self.opening.rng.below(2 * noise as u64 + 1) as i32 - noise
+            } else {
+                0
+            };
+            if best.is_none_or(|(s, _)| l.score + err > s) {
+                best = Some((l.score + err, i));
+            }
+        }
+        if let Some((_, i)) = best {
+            let chosen = a.lines.remove(i);
+            a.best = chosen.pv.first().copied();
+            a.score = Some(chosen.score);
+            a.pv = chosen.pv.clone();
+            a.lines.insert(0, chosen);
+        }
+        report(Report::Iteration(&a));
+        a
+    }
+}
+
 impl Engine for Rookery {
     fn name(&self) -> &'static str {
         "rookery"
@@ -57,6 +116,9 @@ impl Engine for Rookery {
         if let Some(a) = self.opening.book_move(game) {
             report(Report::Iteration(&a));
             return a;
+        }
+        if let Some(elo) = self.settings.limit_elo {
+            return self.search_weakened(game, limits, elo, report);
         }
         let root = Board::new(game.position().clone());
         let mut moves: Vec<Move> = root.pos.legal_moves().to_vec();

@@ -1,0 +1,549 @@
+//! The UCI protocol: what GUIs, bots and scripts speak to the engine.
+//!
+//! Standard input is read on its own thread and handed to the command loop through a channel;
+//! each search runs on a thread of its own that owns the engine while it searches and hands it
+//! back when done, so `isready`, `stop` and `ponderhit` are answered at once during a search.
+//! Every search ends with exactly one `bestmove`, printed by the search thread. Output goes out
+//! line by line, flushed. Bad input gets one `info string` and the loop goes on.
+
+pub mod options;
+pub mod parse;
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Color, Move, Position};
+
+use crate::book::Book;
+use crate::core::score::{MATE_BOUND, mate_moves};
+use crate::core::{Clock, Game, Limits, Rng};
+use crate::engine::{self, Analysis, Bound, Engine, EngineOptions, PvLine, Report};
+use options::{Effect, Options};
+use parse::{Command, Go, parse};
+
+/// The engine's name and version, as `id name` gives it.
+pub fn engine_id() -> String {
+    format!("Rookery {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Output shared by the command loop and the search thread: whole lines, flushed.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+
+    pub fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed output cannot be reported anywhere; the loop ends on `quit` or end of input.
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    pub fn info_string(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+}
+
+/// A search in progress.
+struct Running {
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+    handle: JoinHandle<Box<dyn Engine>>,
+}
+
+struct State {
+    out: Out,
+    options: Options,
+    game: Game,
+    /// `None` while a search owns it.
+    engine: Option<Box<dyn Engine>>,
+    running: Option<Running>,
+    /// Settings changed during a search, applied when it ends.
+    pending: Option<Effect>,
+}
+
+fn move_text(m: Move, chess960: bool) -> String {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    UciMove::from_move(m, mode).to_string()
+}
+
+/// Win/draw/loss per mille for a score (side to move), from a simple logistic model: about
+/// even scores are mostly draws, two pawns up wins about half the time.
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= MATE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -MATE_BOUND {
+        return (0, 0, 1000);
+    }
+    let p = |x: f64| 1.0 / (1.0 + (-(x - 200.0) / 90.0).exp());
+    let w = (p(f64::from(score)) * 1000.0).round() as u32;
+    let l = (p(f64::from(-score)) * 1000.0).round() as u32;
+    (w, 1000 - w - l, l)
+}
+
+/// The `info` lines for one report.
+fn info_lines(a: &Analysis, multipv: usize, chess960: bool, show_wdl: bool) -> Vec<String> {
+    let mut lines: Vec<PvLine> = a.lines.clone();
+    // Engines that score root moves without lines (the ladder) fill MultiPV from their moves.
+    if multipv > lines.len() {
+        for s in &a.moves {
+            if lines.len() >= multipv {
+                break;
+            }
+            if let Some(score) = s.score
+                && !lines.iter().any(|l| l.pv.first() == Some(&s.mv))
+            {
+                lines.push(PvLine {
+                    score,
+                    bound: s.bound,
+                    pv: vec![s.mv],
+                });
+            }
+        }
+    }
+    let ms = a.elapsed.as_millis() as u64;
+    let nps = a.nodes * 1000 / ms.max(1);
+    lines
+        .iter()
+        .take(multipv.max(1))
+        .enumerate()
+        .map(|(i, l)| {
+            let score = match mate_moves(l.score) {
+                Some(m) => format!("mate {m}"),
+                None => format!("cp {}", l.score),
+            };
+            let bound = match l.bound {
+                Bound::Exact => "",
+                Bound::Lower => " lowerbound",
+                Bound::Upper => " upperbound",
+            };
+            let wdl_text = if show_wdl {
+                let (w, d, lo) = wdl(l.score);
+                format!(" wdl {w} {d} {lo}")
+            } else {
+                String::new()
+            };
+            let pv: Vec<String> = l.pv.iter().map(|&m| move_text(m, chess960)).collect();
+            format!(
+                "info depth {} seldepth {} multipv {} score {score}{bound}{wdl_text} nodes {} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
+                a.depth.max(1),
+                a.seldepth.max(a.depth).max(1),
+                i + 1,
+                a.nodes,
+                a.hashfull,
+                a.tbhits,
+                pv.join(" ")
+            )
+        })
+        .collect()
+}
+
+impl State {
+    fn new(out: Out) -> State {
+        let options = Options::default();
+        let mut s = State {
+            out,
+            options,
+            game: Game::default(),
+            engine: None,
+            running: None,
+            pending: None,
+        };
+        s.engine = Some(s.create_engine());
+        s
+    }
+
+    fn create_engine(&self) -> Box<dyn Engine> {
+        let book = if self.options.own_book {
+            if self.options.book_file.is_empty() {
+                Some(Arc::new(Book::builtin()))
+            } else {
+                match Book::open(&self.options.book_file) {
+                    Ok(b) => Some(Arc::new(b)),
+                    Err(e) => {
+                        self.out
+                            .info_string(&format!("{e}; playing without a book"));
+                        None
+                    }
+                }
+            }
+        } else {
+            None
+        };
+        let options = EngineOptions {
+            seed: Rng::seed_from_time(),
+            book,
+            ..EngineOptions::default()
+        };
+        let mut e = engine::create(&self.options.engine, &options).unwrap_or_else(|_| {
+            engine::create("rookery", &options).expect("the strong engine always exists")
+        });
+        e.configure(&self.options.settings());
+        e
+    }
+
+    /// Applies an option's effect to the idle engine.
+    fn apply(&mut self, effect: Effect) {
+        match effect {
+            Effect::None => {}
+            Effect::Reconfigure => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.configure(&self.options.settings());
+                }
+            }
+            Effect::ClearHash => {
+                if let Some(e) = self.engine.as_mut() {
+                    e.new_game();
+                }
+            }
+            Effect::Recreate => self.engine = Some(self.create_engine()),
+        }
+    }
+
+    /// Ends the running search, if any: its `bestmove` is printed, the engine comes back.
+    fn finish_search(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            r.pondering.store(false, Ordering::Relaxed);
+            match r.handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.out
+                        .info_string("the search failed; starting a fresh engine");
+                    self.out.line("bestmove (none)");
+                    self.engine = Some(self.create_engine());
+                }
+            }
+            if let Some(effect) = self.pending.take() {
+                // Several changes may have queued: recreating covers them all.
+                self.apply(effect);
+                self.apply(Effect::Reconfigure);
+            }
+        }
+    }
+
+    /// Collects a finished search's engine without stopping anything (it ended by itself).
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.finish_search();
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> bool {
+        self.reap();
+        let cmd = match parse(line) {
+            Ok(Some(cmd)) => cmd,
+            Ok(None) => return true,
+            Err(e) => {
+                self.out.info_string(&e.to_string());
+                return true;
+            }
+        };
+        match cmd {
+            Command::Uci => {
+                self.out.line(&format!("id name {}", engine_id()));
+                self.out.line("id author The Rookery developers");
+                for l in self.options.describe() {
+                    self.out.line(&l);
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(_) => {}
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
+                Ok(effect) if self.running.is_some() => {
+                    self.pending = Some(match (self.pending, effect) {
+                        (Some(Effect::Recreate), _) | (_, Effect::Recreate) => Effect::Recreate,
+                        (_, e) => e,
+                    });
+                }
+                Ok(effect) => self.apply(effect),
+                Err(e) => self.out.info_string(&e),
+            },
+            Command::UciNewGame => {
+                self.finish_search();
+                if let Some(e) = self.engine.as_mut() {
+                    e.new_game();
+                }
+                self.game = Game::default();
+            }
+            Command::Position { fen, moves } => {
+                if self.running.is_some() {
+                    self.out
+                        .info_string("position during a search: stopping the search first");
+                    self.finish_search();
+                }
+                self.set_position(fen.as_deref(), &moves);
+            }
+            Command::Go(go) => {
+                if self.running.is_some() {
+                    self.out
+                        .info_string("go during a search: stopping the search first");
+                    self.finish_search();
+                }
+                self.go(go);
+            }
+            Command::Stop => self.finish_search(),
+            Command::PonderHit => {
+                if let Some(r) = &self.running {
+                    r.pondering.store(false, Ordering::Relaxed);
+                }
+            }
+            Command::Quit => {
+                self.finish_search();
+                return false;
+            }
+            Command::Display => {
+                let pos = self.game.position();
+                self.out.line("");
+                for l in
+                    crate::cli::board::draw(pos, Color::White, self.game.last_move(), true).lines()
+                {
+                    self.out.line(l);
+                }
+                self.out.line(&format!("Fen: {}", self.game.fen()));
+                self.out
+                    .line(&format!("Key: {:016X}", crate::core::game::hash(pos)));
+                let checkers: Vec<String> =
+                    pos.checkers().into_iter().map(|s| s.to_string()).collect();
+                self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+            }
+            Command::Eval => self.eval(),
+            Command::Bench(depth) => {
+                self.finish_search();
+                let out = self.out.clone();
+                let (nodes, time) = crate::bench::run(
+                    depth.unwrap_or(crate::bench::DEFAULT_DEPTH).max(1),
+                    |i, l| {
+                        out.line(&format!(
+                            "{:>2} {:>10} nodes {:>6} ms  {}",
+                            i + 1,
+                            l.nodes,
+                            l.elapsed.as_millis(),
+                            l.fen
+                        ));
+                    },
+                );
+                self.out.line(&format!(
+                    "{nodes} nodes {} nps",
+                    crate::bench::nps(nodes, time)
+                ));
+            }
+            Command::Perft(depth) => {
+                self.finish_search();
+                let pos = self.game.position();
+                let mut total = 0;
+                for (m, n) in crate::perft::divide(pos, depth.max(1)) {
+                    self.out
+                        .line(&format!("{}: {n}", move_text(m, self.options.chess960)));
+                    total += n;
+                }
+                self.out.line("");
+                self.out.line(&format!("Nodes searched: {total}"));
+            }
+        }
+        true
+    }
+
+    /// Sets the position; on a bad FEN the position stays as it was, on an illegal move it is
+    /// the one before that move. Either way the engine says so.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut game = match Game::from_optional_fen(fen) {
+            Ok(g) => g,
+            Err(e) => {
+                self.out.info_string(&format!("{e}; position unchanged"));
+                return;
+            }
+        };
+        for text in moves {
+            let parsed = text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(game.position()).ok());
+            match parsed {
+                Some(m) => game.play(m).expect("to_move returns legal moves"),
+                None => {
+                    self.out.info_string(&format!(
+                        "illegal move '{text}' in position: the position is the one before it"
+                    ));
+                    break;
+                }
+            }
+        }
+        self.game = game;
+    }
+
+    fn limits(&self, go: &Go) -> Limits {
+        let pos = self.game.position();
+        let (time, inc) = if pos.turn() == Color::White {
+            (go.wtime, go.winc)
+        } else {
+            (go.btime, go.binc)
+        };
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let clock = time.map(|t| Clock {
+            remaining: ms(t),
+            increment: inc.map_or(Duration::ZERO, ms),
+            moves_to_go: go.movestogo,
+        });
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(pos).ok())
+            {
+                Some(m) => searchmoves.push(m),
+                None => self
+                    .out
+                    .info_string(&format!("searchmoves: '{text}' is not legal here; ignored")),
+            }
+        }
+        let unbounded = clock.is_none()
+            && go.depth.is_none()
+            && go.nodes.is_none()
+            && go.movetime.is_none()
+            && go.mate.is_none();
+        Limits {
+            depth: go.depth.or(go.mate.map(|m| m * 2)),
+            nodes: go.nodes,
+            movetime: go.movetime.map(Duration::from_millis),
+            clock,
+            infinite: go.infinite || (unbounded && !go.ponder),
+            stop: None,
+            pondering: None,
+            score_all_moves: self.options.multipv > 1,
+            multipv: self.options.multipv,
+            searchmoves,
+            mate: go.mate,
+            move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+        }
+    }
+
+    fn go(&mut self, go: Go) {
+        let Some(mut engine) = self.engine.take() else {
+            self.engine = Some(self.create_engine());
+            return self.go(go);
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let pondering = Arc::new(AtomicBool::new(go.ponder));
+        let mut limits = self.limits(&go);
+        limits.stop = Some(stop.clone());
+        limits.pondering = Some(pondering.clone());
+        let wait_for_stop = limits.infinite;
+        let game = self.game.clone();
+        let out = self.out.clone();
+        let (multipv, chess960, show_wdl) = (
+            self.options.multipv,
+            self.options.chess960,
+            self.options.show_wdl,
+        );
+        let (stop_t, pondering_t) = (stop.clone(), pondering.clone());
+        let handle = std::thread::spawn(move || {
+            let mut report = |r: Report<'_>| match r {
+                Report::Iteration(a) => {
+                    for l in info_lines(a, multipv, chess960, show_wdl) {
+                        out.line(&l);
+                    }
+                }
+                Report::CurrentMove { depth, mv, number } => out.line(&format!(
+                    "info depth {depth} currmove {} currmovenumber {number}",
+                    move_text(mv, chess960)
+                )),
+            };
+            let analysis = engine.search(&game, &limits, &mut report);
+            // `go infinite` and `go ponder` never end by themselves: wait for stop or ponderhit.
+            while (wait_for_stop || pondering_t.load(Ordering::Relaxed))
+                && !stop_t.load(Ordering::Relaxed)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let legal = game.position().legal_moves();
+            let best = analysis
+                .best
+                .filter(|m| legal.contains(m))
+                .or_else(|| legal.first().copied());
+            match best {
+                Some(m) => {
+                    let ponder = analysis
+                        .pv
+                        .get(1)
+                        .filter(|_| analysis.pv.first() == Some(&m))
+                        .map(|&p| format!(" ponder {}", move_text(p, chess960)))
+                        .unwrap_or_default();
+                    out.line(&format!("bestmove {}{ponder}", move_text(m, chess960)));
+                }
+                None => out.line("bestmove (none)"),
+            }
+            engine
+        });
+        self.running = Some(Running {
+            stop,
+            pondering,
+            handle,
+        });
+    }
+
+    fn eval(&self) {
+        use crate::eval::hce::{Parts, evaluate_board};
+        let pos = self.game.position();
+        let mut parts = Parts::default();
+        let v = evaluate_board(pos.board(), pos.turn(), &mut parts);
+        self.out
+            .line("Term                    |    MG |    EG   (White's view, centipawns)");
+        for (name, s) in &parts.0 {
+            self.out
+                .line(&format!("{name:<24}| {:>5} | {:>5}", s.0, s.1));
+        }
+        let white = if pos.turn() == Color::White { v } else { -v };
+        self.out.line(&format!(
+            "Final evaluation: {white:+} cp (White's view), {v:+} cp for the side to move"
+        ));
+    }
+}
+
+/// Runs the UCI loop until `quit` or the end of input.
+pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
+    let out = Out::new(output);
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut input = input;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // End of input: as good as `quit`.
+        let _ = tx.send("quit".into());
+    });
+    let mut state = State::new(out);
+    for line in rx {
+        if !state.handle(&line) {
+            break;
+        }
+    }
+    state.finish_search();
+}

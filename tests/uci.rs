@@ -1,0 +1,412 @@
+//! The UCI engine as GUIs drive it: the built binary over pipes. Every wait has a timeout, so a
+//! hang fails the test instead of blocking it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+const WAIT: Duration = Duration::from_secs(60);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start rookery");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, cmd: &str) {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one that satisfies `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no answer in time; got {seen:#?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self) -> (Vec<String>, String) {
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().clone();
+        (lines, best)
+    }
+
+    /// Nothing more arrives within `d` (for checking that no second bestmove comes).
+    fn quiet_for(&mut self, d: Duration) -> Vec<String> {
+        let mut extra = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(d) {
+            extra.push(l);
+        }
+        extra
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(|l| l == "readyok");
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "{status:?}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "quit did not end the engine");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Rookery ")));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Clear Hash",
+        "Ponder",
+        "UCI_Chess960",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "UCI_ShowWDL",
+        "OwnBook",
+        "BookFile",
+        "SyzygyPath",
+        "Engine",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name}"
+        );
+    }
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn isready_during_infinite_and_one_bestmove_on_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "infinite never ends by itself"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "), "{best}");
+    e.send("stop");
+    assert!(
+        !e.quiet_for(Duration::from_millis(300))
+            .iter()
+            .any(|l| l.starts_with("bestmove")),
+        "a second stop gives no second bestmove"
+    );
+    e.quit();
+}
+
+#[test]
+fn mate_in_one_and_no_move_positions() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go depth 2");
+    let (lines, best) = e.bestmove();
+    assert_eq!(best.split_whitespace().nth(1), Some("d1d8"));
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    for fen in [
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        "7k/8/6QK/8/8/8/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        let (_, best) = e.bestmove();
+        assert_eq!(best, "bestmove (none)", "{fen}");
+    }
+    e.quit();
+}
+
+#[test]
+fn multipv_three_gives_three_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (lines, _) = e.bestmove();
+    let depth5: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    for k in 1..=3 {
+        assert!(
+            depth5.iter().any(|l| l.contains(&format!(" multipv {k} "))),
+            "{depth5:?}"
+        );
+    }
+    // Three different first moves.
+    let firsts: std::collections::HashSet<&str> = depth5
+        .iter()
+        .filter_map(|l| l.split(" pv ").nth(1)?.split_whitespace().next())
+        .collect();
+    assert_eq!(firsts.len(), 3);
+    e.quit();
+}
+
+#[test]
+fn garbage_and_illegal_input_leave_it_running() {
+    let mut e = Engine::start();
+    for bad in [
+        "xboard",
+        "protover 2",
+        "go depth banana",
+        "setoption name Hash value -3",
+        "setoption name NoSuchOption value 1",
+        "setoption",
+        "position fen this is not a fen",
+        "position startpos moves e2e4 e7e4",
+        "position lost",
+        "\u{0}\u{7f}garbage",
+    ] {
+        e.send(bad);
+        let lines = e.until(|l| l.starts_with("info string"));
+        assert!(lines.last().unwrap().len() > "info string ".len(), "{bad}");
+    }
+    // The illegal move left the position after 1. e4: Black to move.
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Fen: "));
+    assert!(lines.last().unwrap().contains(" b KQkq "), "{lines:?}");
+    e.send("go depth 3");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    e.quit();
+}
+
+#[test]
+fn go_nodes_repeats_exactly_after_ucinewgame() {
+    let mut e = Engine::start();
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        e.send("ucinewgame");
+        e.send("position startpos moves d2d4 g8f6 c2c4");
+        e.send("go nodes 20000");
+        let (lines, best) = e.bestmove();
+        let infos: Vec<String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .map(|l| {
+                // Times and speeds vary; depth, score, nodes and pv must not.
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let keep = |k: &str| {
+                    words
+                        .iter()
+                        .position(|w| *w == k)
+                        .map(|i| words[i + 1])
+                        .unwrap_or("")
+                };
+                format!(
+                    "{} {} {} {}",
+                    keep("depth"),
+                    keep("cp"),
+                    keep("nodes"),
+                    l.split(" pv ").nth(1).unwrap_or("")
+                )
+            })
+            .collect();
+        runs.push((infos, best));
+    }
+    assert_eq!(runs[0], runs[1]);
+    assert!(!runs[0].0.is_empty());
+    e.quit();
+}
+
+#[test]
+fn commands_during_a_search_never_lose_a_bestmove() {
+    let mut e = Engine::start();
+    // go during a search: the first search ends with its bestmove, the second runs.
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("go depth 4");
+    let (_, first) = e.bestmove();
+    let (_, second) = e.bestmove();
+    assert!(first.starts_with("bestmove ") && second.starts_with("bestmove "));
+    // position during a search.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("position startpos moves e2e4");
+    e.bestmove();
+    e.send("go depth 3");
+    let (_, best) = e.bestmove();
+    let m = best.split_whitespace().nth(1).unwrap();
+    assert!(
+        m.starts_with(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])
+            && (m.contains('7') || m.contains('8')),
+        "{best}"
+    );
+    // setoption during a search applies afterwards.
+    e.send("go infinite");
+    e.send("setoption name Hash value 8");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("stop");
+    e.bestmove();
+    // quit during a search ends the engine promptly.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "pondering waits"
+    );
+    e.send("ponderhit");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    e.quit();
+}
+
+#[test]
+fn clock_with_fifty_milliseconds_left_answers_in_time() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
+    let start = Instant::now();
+    e.send("go wtime 50 btime 50");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    // Not a speed test: with 50 ms left the answer must come well before the flag falls
+    // (the generous bound allows for a slow machine and process start-up).
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    e.quit();
+}
+
+#[test]
+fn every_engine_value_plays() {
+    let mut e = Engine::start();
+    let names = [
+        "random",
+        "book",
+        "greedy",
+        "greedy-incremental",
+        "minimax",
+        "alphabeta",
+        "negamax",
+        "iterative",
+        "tt",
+        "quiescence",
+        "pst",
+        "rookery",
+    ];
+    for name in names {
+        e.send(&format!("setoption name Engine value {name}"));
+        e.send("position startpos moves g1f3 d7d5");
+        e.send("go depth 2 movetime 200");
+        let (_, best) = e.bestmove();
+        let m = best.split_whitespace().nth(1).unwrap_or("");
+        assert_eq!(m.len(), 4, "{name}: {best}");
+    }
+    e.quit();
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // White can castle king side only by moving the king onto its rook's square.
+    e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1");
+    e.send("perft 1");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l.starts_with("b1h1: ")), "{lines:?}");
+    e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1 moves b1h1");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Fen: "));
+    assert!(lines.last().unwrap().contains("/R4RK1 b"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn eval_and_bench_extras() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Final evaluation"));
+    assert!(lines.iter().any(|l| l.starts_with("mobility")));
+    e.send("bench 4");
+    let lines = e.until(|l| l.ends_with(" nps"));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains(" nodes ") && l.contains(" ms "))
+            .count(),
+        50
+    );
+    e.quit();
+}
