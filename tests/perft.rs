@@ -29,3 +29,9 @@ fn cpw_suite_to_depth_5() {
     let (positions, checked) = check_suite(include_str!("data/cpw.epd"), 5);
     assert_eq!((positions, checked), (7, 7 * 5));
 }
+
+#[test]
+fn chess960_suite_to_depth_4() {
+    let (positions, checked) = check_suite(include_str!("data/fischer.epd"), 4);
+    assert_eq!((positions, checked), (960, 960 * 4));
+}

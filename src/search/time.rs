@@ -44,20 +44,24 @@ impl TimeManager {
         let Some(clock) = limits.clock else {
             return (None, None);
         };
-        let left = clock.remaining.saturating_sub(overhead);
-        let left_ms = left.as_millis() as u64;
-        let inc_ms = clock.increment.as_millis() as u64;
-        let moves = u64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
-        // An even share of what is left plus most of the increment...
-        let soft = left_ms / moves + inc_ms * 3 / 4;
-        // ...never more than a fraction of the clock, however large the increment.
-        let hard_cap = if moves == 1 {
-            left_ms * 7 / 10
+        let remaining = clock.remaining.as_millis() as i64;
+        let inc = clock.increment.as_millis() as i64;
+        let over = overhead.as_millis() as i64;
+        let moves = i64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
+        // The time for the rest of the horizon: what is on the clock plus the increments to come,
+        // less the overhead every one of those moves will cost. Near zero this spends less than
+        // the increment, so a low clock recovers instead of draining.
+        let horizon = (remaining + inc * (moves - 1) - over * (moves + 2)).max(1);
+        let soft = horizon / moves;
+        // Never more than a fraction of what is actually on the clock.
+        let on_clock = (remaining - over).max(1);
+        let cap = if moves == 1 {
+            on_clock * 7 / 10
         } else {
-            left_ms * 2 / 5
+            on_clock * 2 / 5
         };
-        let hard = (soft * 3).min(hard_cap).max(1);
-        let soft = soft.min(hard).max(1);
+        let hard = (soft * 3).min(cap).max(1) as u64;
+        let soft = (soft.max(1) as u64).min(hard);
         (
             Some(Duration::from_millis(soft)),
             Some(Duration::from_millis(hard)),
@@ -136,6 +140,12 @@ mod tests {
         }
         let (soft, _) = TimeManager::allocate(&clock(60_000, 1000, None));
         assert!(soft.unwrap() >= Duration::from_millis(2000));
+        // A low clock with an increment spends less than the increment less the overhead, so
+        // it grows back.
+        for ms in [30, 60, 100] {
+            let (soft, _) = TimeManager::allocate(&clock(ms, 10, None));
+            assert!(soft.unwrap() < Duration::from_millis(5), "{ms}: {soft:?}");
+        }
     }
 
     #[test]
