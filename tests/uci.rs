@@ -410,3 +410,37 @@ fn eval_and_bench_extras() {
     );
     e.quit();
 }
+
+#[test]
+fn every_engine_answers_stop_at_once() {
+    let mut e = Engine::start();
+    for name in [
+        "minimax",
+        "alphabeta",
+        "negamax",
+        "iterative",
+        "tt",
+        "quiescence",
+        "pst",
+        "rookery",
+    ] {
+        e.send(&format!("setoption name Engine value {name}"));
+        e.send("position startpos moves e2e4 e7e5");
+        // A depth none of them finishes in any reasonable time.
+        e.send("go depth 12");
+        std::thread::sleep(Duration::from_millis(150));
+        let asked = Instant::now();
+        e.send("stop");
+        let (_, best) = e.bestmove();
+        assert!(
+            best.starts_with("bestmove ") && best.len() >= 13,
+            "{name}: {best}"
+        );
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{name} took {:?} to stop",
+            asked.elapsed()
+        );
+    }
+    e.quit();
+}

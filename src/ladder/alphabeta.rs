@@ -24,6 +24,9 @@ pub fn alphabeta<T: Tracer>(
     ctx: &mut Ctx,
     tracer: &mut T,
 ) -> i32 {
+    if ctx.stop() {
+        return 0;
+    }
     let moves = match ctx.visit(pos, ply) {
         Node::Over(v) => {
             let v = white_pov(pos, v);
@@ -94,6 +97,9 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
         };
         let v = alphabeta(&child, depth.max(1) - 1, 1, a, b, &mut ctx, tracer);
         ctx.back();
+        if ctx.stopper.stopped() {
+            break;
+        }
         let improved = if maximizing { v > best } else { v < best };
         // A move that does not beat the best so far was searched against it: its value is only
         // known to be no better (unless its window was full).

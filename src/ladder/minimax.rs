@@ -16,6 +16,10 @@ pub const DEFAULT_DEPTH: u32 = 3;
 
 /// The minimax value of `pos` (White's point of view), `depth` plies deep.
 pub fn minimax<T: Tracer>(pos: &Chess, depth: u32, ply: u32, ctx: &mut Ctx, tracer: &mut T) -> i32 {
+    // Told to stop (UCI `stop`, a time limit): the caller throws this value away.
+    if ctx.stop() {
+        return 0;
+    }
     let moves = match ctx.visit(pos, ply) {
         Node::Over(v) => {
             let v = white_pov(pos, v);
@@ -65,6 +69,10 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
         tracer.enter(1, Some(m));
         let v = minimax(&child, depth.max(1) - 1, 1, &mut ctx, tracer);
         ctx.back();
+        if ctx.stopper.stopped() {
+            // Keep what the finished moves showed.
+            break;
+        }
         if (maximizing && v > best) || (!maximizing && v < best) {
             best = v;
             ctx.pv.update(0, m);

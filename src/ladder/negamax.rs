@@ -93,8 +93,6 @@ pub fn root<T: Tracer>(
 pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut T) -> Analysis {
     let pos = game.position();
     let mut ctx = Ctx::new(game, limits);
-    // A fixed-depth search runs to the end.
-    ctx.may_stop = false;
     tracer.enter(0, None);
     let moves = match ctx.visit(pos, 0) {
         Node::Over(v) => {
@@ -103,7 +101,8 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
         }
         Node::Moves(moves) => moves,
     };
-    let scored = root(pos, &moves, depth, limits.score_all_moves, &mut ctx, tracer)
-        .expect("a search that may not stop finishes");
+    // Stopped before the end (UCI `stop`, a time limit): no root move has a trusted value.
+    let scored =
+        root(pos, &moves, depth, limits.score_all_moves, &mut ctx, tracer).unwrap_or_default();
     ctx.analysis(scored, depth.max(1))
 }
