@@ -24,6 +24,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft search result `score` says about the true value, given the window
+    /// `alpha..beta` it was searched with.
+    pub fn from_window(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A root move and what the engine learned about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScoredMove {

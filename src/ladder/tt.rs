@@ -177,13 +177,7 @@ impl<L: Leaf> TtSearch<L> {
                 break;
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::from_window(best, original_alpha, beta);
         self.table.store(Entry {
             key,
             best: best_move,

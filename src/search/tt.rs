@@ -43,6 +43,18 @@ pub struct TtEntry {
 }
 
 impl TtEntry {
+    /// The stored score (made relative to `ply`) if it decides the window `alpha..beta` on its
+    /// own: an exact score, a lower bound at or above beta, an upper bound at or below alpha.
+    pub fn cutoff(&self, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let score = crate::core::score::from_table(self.score, ply);
+        let usable = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        usable.then_some(score)
+    }
+
     /// The stored move if it is one of `legal`.
     pub fn best_move(&self, legal: &MoveList) -> Option<Move> {
         if self.raw_move == 0 {

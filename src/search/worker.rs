@@ -272,16 +272,9 @@ impl Worker {
         if !PV
             && let Some(e) = tte
             && e.depth >= depth
+            && let Some(score) = e.cutoff(ply as u32, alpha, beta)
         {
-            let score = from_table(e.score, ply as u32);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+            return score;
         }
 
         let moves = b.pos.legal_moves();
@@ -524,13 +517,7 @@ impl Worker {
         }
 
         // Step 11. Store the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::from_window(best, original_alpha, beta);
         shared.tt.store(
             b.hash,
             best_move,
@@ -567,16 +554,11 @@ impl Worker {
             return if in_check { DRAW } else { self.evaluate(b) };
         }
         let tte = shared.tt.probe(b.hash);
-        if !PV && let Some(e) = tte {
-            let score = from_table(e.score, ply as u32);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if !PV
+            && let Some(e) = tte
+            && let Some(score) = e.cutoff(ply as u32, alpha, beta)
+        {
+            return score;
         }
         let moves = b.pos.legal_moves();
         if moves.is_empty() {
@@ -645,13 +627,7 @@ impl Worker {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::from_window(best, original_alpha, beta);
         shared.tt.store(
             b.hash,
             best_move,
@@ -793,13 +769,7 @@ impl Worker {
             if i == self.pv_index || v > alpha {
                 rm.score = v;
                 rm.seldepth = seldepth;
-                rm.bound = if v >= beta {
-                    Bound::Lower
-                } else if v <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
+                rm.bound = Bound::from_window(v, alpha, beta);
                 rm.pv.clear();
                 rm.pv.push(m);
                 rm.pv.extend_from_slice(child_pv);
@@ -820,13 +790,7 @@ impl Worker {
             }
         }
         if self.pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::from_window(best, original_alpha, beta);
             shared.tt.store(
                 b.hash,
                 best_move,
