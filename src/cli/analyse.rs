@@ -41,7 +41,8 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
     let mut engine = make_engine(&args.engine, &args.engine_args.options(seed, book))?;
     let mut limits = args.search.limits(engine.as_ref());
     limits.score_all_moves = true;
-    let a = engine.analyse(&game, &limits);
+    let mut a = engine.analyse(&game, &limits);
+    a.sort_moves();
     let pos = game.position();
     if args.json {
         let moves: Vec<_> = a

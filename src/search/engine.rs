@@ -142,7 +142,12 @@ impl Engine for Rookery {
             max_depth: limits
                 .depth
                 .map_or(MAX_PLY as i32, |d| (d as i32).clamp(1, MAX_PLY as i32)),
-            multipv: limits.multipv.max(1),
+            // Exact scores for every root move (`rookery analyse`) is MultiPV over all of them.
+            multipv: if limits.score_all_moves && limits.multipv <= 1 {
+                moves.len()
+            } else {
+                limits.multipv.max(1)
+            },
             mate: limits.mate,
         };
         for w in &mut self.workers {
