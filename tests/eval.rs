@@ -8,10 +8,12 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 fn mirrored(pos: &Chess) -> Chess {
     let setup = pos.to_setup(EnPassantMode::Legal).into_mirrored();
-    setup
-        .position(CastlingMode::Chess960)
-        .or_else(|e| e.ignore_impossible_check())
-        .expect("the mirror of a legal position is legal")
+    match setup.position::<Chess>(CastlingMode::Chess960) {
+        Ok(p) => p,
+        Err(e) => e
+            .ignore_impossible_check()
+            .expect("the mirror of a legal position is legal"),
+    }
 }
 
 fn suite_fens(text: &str) -> Vec<String> {
