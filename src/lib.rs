@@ -1,5 +1,20 @@
-//! Rookery: the tutorial's engine ladder, the tools to measure it, and (later) a strong UCI engine,
-//! on the rules of the `shakmaty` crate.
+//! Rookery: the tutorial's engine ladder, the tools to measure it, and a strong UCI engine, on the
+//! rules of the `shakmaty` crate.
+//!
+//! Every engine, from the random mover to `rookery`, is driven the same way:
+//!
+//! ```
+//! use rookery::core::{Game, Limits};
+//! use rookery::engine::{self, EngineOptions};
+//!
+//! // A mate in one for White.
+//! let game = Game::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+//! for name in ["alphabeta", "rookery"] {
+//!     let mut e = engine::create(name, &EngineOptions::default()).unwrap();
+//!     let analysis = e.analyse(&game, &Limits::depth(3));
+//!     assert_eq!(rookery::core::game::san(game.position(), analysis.best.unwrap()), "Rd8#");
+//! }
+//! ```
 
 pub mod bench;
 pub mod book;
