@@ -444,3 +444,19 @@ fn every_engine_answers_stop_at_once() {
     }
     e.quit();
 }
+
+#[test]
+fn ladder_engines_report_each_iteration() {
+    let mut e = Engine::start();
+    e.send("setoption name Engine value tt");
+    e.send("position startpos moves e2e4 c7c5");
+    e.send("go depth 4");
+    let (lines, _) = e.bestmove();
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth "))
+        .filter_map(|l| l.split_whitespace().nth(2)?.parse().ok())
+        .collect();
+    assert_eq!(depths, vec![1, 2, 3, 4], "{lines:?}");
+    e.quit();
+}

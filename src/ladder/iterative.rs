@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move};
 
 use crate::core::trace::NoTrace;
 use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Engine, EngineOptions, Report, ScoredMove};
 use crate::ladder::book::Opening;
 use crate::ladder::{Ctx, MAX_PLY, Node, negamax};
 
@@ -20,6 +20,7 @@ pub const MAX_DEPTH: u32 = 64;
 pub fn deepen(
     game: &Game,
     limits: &Limits,
+    report: &mut dyn FnMut(Report<'_>),
     mut root_search: impl FnMut(&mut Ctx, &Chess, &[Move], u32) -> Option<Vec<ScoredMove>>,
 ) -> Analysis {
     let pos = game.position();
@@ -41,6 +42,7 @@ pub fn deepen(
             break;
         };
         result = ctx.analysis(scored, depth);
+        report(Report::Iteration(&result));
         // Best first next time: the sort in `analysis` is stable, so ties keep their order.
         order = result.moves.iter().map(|s| s.mv).collect();
         if ctx.stopper.past_half() {
@@ -72,11 +74,21 @@ impl Engine for Iterative {
     }
 
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        self.search(game, limits, &mut |_| {})
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> Analysis {
         if let Some(a) = self.opening.book_move(game) {
+            report(Report::Iteration(&a));
             return a;
         }
         let all = limits.score_all_moves;
-        deepen(game, limits, |ctx, pos, moves, depth| {
+        deepen(game, limits, report, |ctx, pos, moves, depth| {
             negamax::root(pos, moves, depth, all, ctx, &mut NoTrace)
         })
     }

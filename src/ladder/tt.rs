@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move, MoveList};
 
 use crate::core::score::{INFINITY, from_table, to_table};
 use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Bound, Engine, EngineOptions, Report, ScoredMove};
 use crate::ladder::book::Opening;
 use crate::ladder::iterative::deepen;
 use crate::ladder::negamax::material_stm;
@@ -209,14 +209,24 @@ impl<L: Leaf> Engine for TtSearch<L> {
         self.name
     }
 
-    /// Book, else iterative deepening over the table search.
     fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        self.search(game, limits, &mut |_| {})
+    }
+
+    /// Book, else iterative deepening over the table search, reporting each iteration.
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> Analysis {
         if let Some(a) = self.opening.book_move(game) {
+            report(Report::Iteration(&a));
             return a;
         }
         self.table.new_search();
         let all = limits.score_all_moves;
-        deepen(game, limits, |ctx, pos, moves, depth| {
+        deepen(game, limits, report, |ctx, pos, moves, depth| {
             self.root(ctx, pos, moves, depth, all)
         })
     }
