@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::book::{Book, BookPolicy};
 use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Engine, EngineOptions, Report, ScoredMove};
 use crate::ladder::random::random_move;
 
 /// The opening step every rung from here up takes before it thinks: a book move while the
@@ -25,6 +25,17 @@ impl Opening {
             policy: options.book_policy,
             rng: Rng::new(options.seed),
         }
+    }
+
+    /// Like `book_move`, telling `report` about the book move when there is one.
+    pub fn book_move_reported(
+        &mut self,
+        game: &Game,
+        report: &mut dyn FnMut(Report<'_>),
+    ) -> Option<Analysis> {
+        let a = self.book_move(game)?;
+        report(Report::Iteration(&a));
+        Some(a)
     }
 
     /// A book move as an analysis, or `None` when out of book or without a book.

@@ -83,8 +83,7 @@ impl Engine for Iterative {
         limits: &Limits,
         report: &mut dyn FnMut(Report<'_>),
     ) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            report(Report::Iteration(&a));
+        if let Some(a) = self.opening.book_move_reported(game, report) {
             return a;
         }
         let all = limits.score_all_moves;

@@ -220,8 +220,7 @@ impl<L: Leaf> Engine for TtSearch<L> {
         limits: &Limits,
         report: &mut dyn FnMut(Report<'_>),
     ) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            report(Report::Iteration(&a));
+        if let Some(a) = self.opening.book_move_reported(game, report) {
             return a;
         }
         self.table.new_search();

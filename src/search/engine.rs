@@ -113,8 +113,7 @@ impl Engine for Rookery {
         limits: &Limits,
         report: &mut dyn FnMut(Report<'_>),
     ) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            report(Report::Iteration(&a));
+        if let Some(a) = self.opening.book_move_reported(game, report) {
             return a;
         }
         if let Some(elo) = self.settings.limit_elo {
