@@ -19,17 +19,46 @@ fn best(fen: &str, depth: u32, threads: usize) -> (String, Option<i32>, u64) {
 
 #[test]
 fn zugzwang_positions_solve_with_null_move_on() {
-    // From ../shared/data/epd/null-move.epd (chessprogramming.org "Null Move Test-Positions").
-    // The side to move has only its king and pawns, or the zugzwang hides behind a quiet move:
-    // the null-move guard must not let "passing" refute the solution.
-    assert_eq!(
-        best("8/8/p1p5/1p5p/1P5p/8/PPP2K1p/4R1rk w - - 0 1", 16, 1).0,
-        "e1f1"
-    );
-    assert_eq!(
-        best("1q1k4/2Rr4/8/2Q3K1/8/8/8/8 w - - 0 1", 12, 1).0,
-        "g5h6"
-    );
+    // tests/data/null-move.epd: in each the solution is a zugzwang that a careless null move
+    // ("passing still holds") would refute. The guard (no null move with fewer than two pieces)
+    // and the verification search of deep cut-offs must let every one be found. The node budget
+    // is about 1.5 times what the search needed when this test was written.
+    let text = std::fs::read_to_string("tests/data/null-move.epd").unwrap();
+    let budgets = [
+        ("zugzwang.001", 500_000),
+        ("zugzwang.002", 500_000),
+        ("zugzwang.003", 12_000_000),
+        ("zugzwang.004", 9_000_000),
+        ("zugzwang.005", 1_000_000),
+    ];
+    let mut checked = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = fields[..4].join(" ");
+        let bm = fields[fields.iter().position(|&f| f == "bm").unwrap() + 1].trim_end_matches(';');
+        let id = line.split('"').nth(1).unwrap();
+        let nodes = budgets.iter().find(|(i, _)| *i == id).unwrap().1;
+        let game = Game::from_fen(&fen).unwrap();
+        let mut e = Rookery::new(&EngineOptions::default());
+        e.configure(&Settings {
+            hash_mb: 256,
+            ..Settings::default()
+        });
+        let a = e.analyse(
+            &game,
+            &Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        );
+        let expected = rookery::core::game::parse_move(game.position(), bm).unwrap();
+        assert_eq!(a.best, Some(expected), "{id}: depth {}", a.depth);
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
 }
 
 #[test]
@@ -59,4 +88,22 @@ fn two_threads_find_the_same_mate() {
     assert_eq!(m, "d1d8");
     assert_eq!(score.and_then(mate_moves), Some(1));
     assert!(nodes > 0);
+}
+
+#[test]
+fn one_searched_move_is_still_searched_to_the_depth_asked() {
+    // `go depth 10 searchmoves g4g5` analyses that one move; only a forced move in a game on the
+    // clock may stop early.
+    let game = Game::from_fen("7k/5K2/5P1p/3p4/6P1/3p4/8/8 w - - 0 1").unwrap();
+    let g5 = rookery::core::game::parse_move(game.position(), "g5").unwrap();
+    let mut e = Rookery::new(&EngineOptions::default());
+    let a = e.analyse(
+        &game,
+        &Limits {
+            depth: Some(10),
+            searchmoves: vec![g5],
+            ..Limits::default()
+        },
+    );
+    assert_eq!((a.best, a.depth), (Some(g5), 10));
 }

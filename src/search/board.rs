@@ -204,11 +204,12 @@ impl Board {
         self.pos.board().piece_at(sq)
     }
 
-    /// True if the side to move has pieces besides pawns and king (null-move zugzwang guard).
-    pub fn has_non_pawn_material(&self) -> bool {
+    /// True if the side to move has two or more pieces besides pawns and king (the null-move
+    /// zugzwang guard: a lone queen or rook is often in zugzwang, two pieces seldom are).
+    pub fn has_two_pieces(&self) -> bool {
         let b = self.pos.board();
         let ours = b.by_color(self.turn());
-        (ours & !(b.pawns() | b.kings())).any()
+        (ours & !(b.pawns() | b.kings())).count() >= 2
     }
 }
 

@@ -148,6 +148,7 @@ impl Engine for Rookery {
                 limits.multipv.max(1)
             },
             mate: limits.mate,
+            restricted: !limits.searchmoves.is_empty(),
         };
         for w in &mut self.workers {
             w.prepare(game, &moves);

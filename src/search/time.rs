@@ -14,6 +14,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// The time comes from the clock, so the engine may spend less of it (a forced move).
+    from_clock: bool,
     pondering: Option<Arc<AtomicBool>>,
 }
 
@@ -24,6 +26,7 @@ impl TimeManager {
             start: Instant::now(),
             soft,
             hard,
+            from_clock: !limits.infinite && limits.movetime.is_none() && limits.clock.is_some(),
             pondering: limits
                 .pondering
                 .clone()
@@ -79,6 +82,11 @@ impl TimeManager {
             }
             None => false,
         }
+    }
+
+    /// The time was budgeted from the clock (not a fixed `movetime`), so it may be saved.
+    pub fn from_clock(&self) -> bool {
+        self.from_clock
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -94,12 +94,16 @@ pub struct Worker {
     lmr: Box<[[i32; 64]; 64]>,
     /// Set on the main thread: it watches the clock.
     pub time: Option<TimeManager>,
+    /// While a null move's cut-off is being verified: no null moves above this ply.
+    nmp_min_ply: usize,
 }
 
 // Search margins: each has a name and one home.
 const RFP_MARGIN: i32 = 75;
 const RFP_DEPTH: i32 = 8;
 const NMP_MIN_DEPTH: i32 = 3;
+/// From this depth a null move's cut-off is verified by a reduced search without null moves.
+const NMP_VERIFY_DEPTH: i32 = 10;
 const FUTILITY_BASE: i32 = 100;
 const FUTILITY_PER_DEPTH: i32 = 90;
 const FUTILITY_DEPTH: i32 = 6;
@@ -129,6 +133,7 @@ impl Worker {
             root_index: 0,
             lmr: lmr_table(),
             time: None,
+            nmp_min_ply: 0,
         }
     }
 
@@ -144,6 +149,7 @@ impl Worker {
         self.seldepth = 0;
         self.stopped = false;
         self.completed_depth = 0;
+        self.nmp_min_ply = 0;
         self.hashes.clear();
         self.hashes.extend_from_slice(game.hashes());
         self.hashes.reserve(MAX_PLY + 4);
@@ -314,11 +320,13 @@ impl Worker {
             }
 
             // Step 8. Null move pruning: if passing still beats beta, a real move will too.
-            // Not with pawns and king only, where passing is often the best move (zugzwang).
+            // Not with fewer than two pieces besides pawns, where passing is often the best move
+            // (zugzwang: zugzwang.003 and .004 of null-move.epd need this).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
+                && ply >= self.nmp_min_ply
                 && self.stack[ply - 1].mv.is_some()
-                && b.has_non_pawn_material()
+                && b.has_two_pieces()
                 && !is_mate(beta)
                 && let Some(child) = b.play_null()
             {
@@ -339,7 +347,21 @@ impl Worker {
                     return 0;
                 }
                 if v >= beta {
-                    return if is_mate(v) { beta } else { v };
+                    let v = if is_mate(v) { beta } else { v };
+                    if self.nmp_min_ply != 0 || depth < NMP_VERIFY_DEPTH {
+                        return v;
+                    }
+                    // Step 8a. Verification: deep cut-offs are checked by a search without null
+                    // moves for the next plies, which finds zugzwangs that passing hid.
+                    self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
+                    let w = self.search::<false>(shared, b, beta - 1, beta, depth - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if w >= beta {
+                        return v;
+                    }
                 }
             }
         }
@@ -682,6 +704,8 @@ pub struct IterationLimits {
     pub multipv: usize,
     /// Stop once a mate in this many moves is proven.
     pub mate: Option<u32>,
+    /// `searchmoves` chose the root moves: one of them left is not a forced move.
+    pub restricted: bool,
 }
 
 impl Worker {
@@ -891,8 +915,12 @@ impl Worker {
             if self.time.as_mut().is_some_and(|t| t.soft_expired(stretch)) {
                 break;
             }
-            if self.root_moves.len() == 1 && self.time.is_some() && depth >= 4 {
-                // One legal move: no need to think long.
+            if self.root_moves.len() == 1
+                && !limits.restricted
+                && self.time.as_ref().is_some_and(|t| t.from_clock())
+                && depth >= 4
+            {
+                // One legal move in a game: no need to spend the clock on it.
                 break;
             }
         }
