@@ -12,6 +12,7 @@ use crate::book::{Book, BookPolicy};
 use crate::core::{Game, Limits};
 use crate::error::Error;
 use crate::ladder::{self, FixedDepth};
+use crate::tb::Syzygy;
 
 /// How a score relates to the true value of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -125,6 +126,12 @@ pub struct Settings {
     pub threads: usize,
     /// Play at about this Elo (UCI_LimitStrength with UCI_Elo), or at full strength.
     pub limit_elo: Option<u32>,
+    /// Syzygy tables, opened.
+    pub syzygy: Option<Syzygy>,
+    /// Probe the tables in the search only this many plies from the horizon or more.
+    pub syzygy_probe_depth: u32,
+    /// Probe only positions with at most this many pieces (kings included).
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for Settings {
@@ -133,6 +140,9 @@ impl Default for Settings {
             hash_mb: 16,
             threads: 1,
             limit_elo: None,
+            syzygy: None,
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
         }
     }
 }

@@ -26,6 +26,7 @@ pub mod eval;
 pub mod ladder;
 pub mod perft;
 pub mod search;
+pub mod tb;
 pub mod uci;
 
 pub use engine::{Analysis, Engine, EngineOptions};

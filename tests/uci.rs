@@ -119,6 +119,8 @@ fn handshake_lists_every_option() {
         "OwnBook",
         "BookFile",
         "SyzygyPath",
+        "SyzygyProbeDepth",
+        "SyzygyProbeLimit",
         "Engine",
     ] {
         assert!(
@@ -459,4 +461,66 @@ fn ladder_engines_report_each_iteration() {
         .collect();
     assert_eq!(depths, vec![1, 2, 3, 4], "{lines:?}");
     e.quit();
+}
+
+#[test]
+fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value tests/data/syzygy");
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("up to 4 pieces"), "{said:?}");
+    // KRvK: the tables are probed (tbhits) and the search plays a winning move.
+    e.send("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
+    e.send("go depth 8");
+    let (lines, best) = e.bestmove();
+    let last = lines.iter().rev().find(|l| l.contains(" tbhits ")).unwrap();
+    let hits: u64 = last
+        .split_whitespace()
+        .skip_while(|&w| w != "tbhits")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(hits > 0, "{last}");
+    assert_ne!(best, "bestmove (none)");
+
+    e.send("setoption name SyzygyPath value /no/such/dir");
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("not a directory"), "{said:?}");
+
+    // A table whose header is destroyed: found when first probed, said once, play goes on.
+    let dir = std::env::temp_dir().join(format!("rookery-corrupt-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir("tests/data/syzygy").unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let bad = dir.join("KRvK.rtbw");
+    let mut bytes = std::fs::read(&bad).unwrap();
+    bytes[..4].copy_from_slice(&[0, 0, 0, 0]);
+    std::fs::write(&bad, bytes).unwrap();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    e.until(|l| l.starts_with("info string"));
+    e.send("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
+    e.send("go depth 6");
+    let (lines, best) = e.bestmove();
+    let reports: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(reports.len(), 1, "{lines:#?}");
+    assert!(reports[0].contains("KRvK") && reports[0].contains("without tablebases"));
+    assert_ne!(best, "bestmove (none)");
+    e.send("go depth 6");
+    let (lines, _) = e.bestmove();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "said once: {lines:#?}"
+    );
+    e.ready();
+    e.quit();
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 use shakmaty::Position;
 
-use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs, make_engine};
+use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::Game;
 use crate::core::game::{san, san_line, uci};
 use crate::core::score::{format_score, mate_moves};
@@ -38,7 +38,7 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
     } else {
         None
     };
-    let mut engine = make_engine(&args.engine, &args.engine_args.options(seed, book))?;
+    let mut engine = args.engine_args.engine(&args.engine, seed, book)?;
     let mut limits = args.search.limits(engine.as_ref());
     limits.score_all_moves = true;
     let mut a = engine.analyse(&game, &limits);

@@ -8,7 +8,7 @@ use shakmaty::{Color, Position};
 
 use super::board::draw;
 use super::play::describe;
-use super::{EngineArgs, SearchArgs, make_engine};
+use super::{EngineArgs, SearchArgs};
 use crate::core::game::san;
 use crate::core::{Game, Termination, pgn};
 use crate::engine::play_out;
@@ -87,11 +87,10 @@ pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameResu
     let seed = args.engine_args.seed();
     let book = args.engine_args.load_book()?;
     // Each side draws from its own stream of the seed.
-    let mut white = make_engine(&args.white, &args.engine_args.options(seed, book.clone()))?;
-    let mut black = make_engine(
-        &args.black,
-        &args.engine_args.options(seed.wrapping_add(1), book),
-    )?;
+    let mut white = args.engine_args.engine(&args.white, seed, book.clone())?;
+    let mut black = args
+        .engine_args
+        .engine(&args.black, seed.wrapping_add(1), book)?;
     let white_limits = args.search.limits(white.as_ref());
     let black_limits = args.search.limits(black.as_ref());
     writeln!(out, "{} - {} (seed {seed})", white.name(), black.name()).map_err(io)?;

@@ -7,6 +7,7 @@ pub mod book;
 pub mod game;
 pub mod perft;
 pub mod play;
+pub mod tb;
 pub mod tree;
 
 use std::sync::Arc;
@@ -15,8 +16,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::book::{Book, BookPolicy};
 use crate::core::{Limits, Rng};
-use crate::engine::{self, Engine, EngineOptions};
+use crate::engine::{self, Engine, EngineOptions, Settings};
 use crate::error::Error;
+use crate::tb::Syzygy;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -59,6 +61,11 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Endgame tablebases: probe a position
+    Tb {
+        #[command(subcommand)]
+        command: tb::TbCommand,
+    },
 }
 
 /// Options every command that creates engines shares.
@@ -79,6 +86,15 @@ pub struct EngineArgs {
     /// Ignore book moves lighter than this
     #[arg(long, default_value_t = 50, value_name = "N")]
     pub min_weight: u16,
+    /// Syzygy tablebase directories, separated by ':' (the strong engine probes them)
+    #[arg(long, value_name = "DIRS")]
+    pub syzygy: Option<String>,
+    /// Probe the tables only this many plies or more from the search horizon
+    #[arg(long, default_value_t = 1, value_name = "PLIES")]
+    pub syzygy_probe_depth: u32,
+    /// Probe only positions with at most this many pieces, kings included
+    #[arg(long, default_value_t = 7, value_name = "PIECES")]
+    pub syzygy_probe_limit: u32,
 }
 
 impl EngineArgs {
@@ -96,6 +112,28 @@ impl EngineArgs {
             Some(path) => Book::open(path)?,
             None => Book::builtin(),
         })))
+    }
+
+    /// The run-time settings these options ask for: the tables opened, or an error saying why not.
+    pub fn settings(&self) -> Result<Settings, Error> {
+        Ok(Settings {
+            syzygy: self.syzygy.as_deref().map(Syzygy::open).transpose()?,
+            syzygy_probe_depth: self.syzygy_probe_depth.max(1),
+            syzygy_probe_limit: self.syzygy_probe_limit,
+            ..Settings::default()
+        })
+    }
+
+    /// Creates engine `name` with these options and settings.
+    pub fn engine(
+        &self,
+        name: &str,
+        seed: u64,
+        book: Option<Arc<Book>>,
+    ) -> Result<Box<dyn Engine>, Error> {
+        let mut e = make_engine(name, &self.options(seed, book))?;
+        e.configure(&self.settings()?);
+        Ok(e)
     }
 
     pub fn options(&self, seed: u64, book: Option<Arc<Book>>) -> EngineOptions {
@@ -169,6 +207,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Tree(args)) => tree::run(args),
         Some(Command::Book { command }) => book::run(command),
+        Some(Command::Tb { command }) => tb::run(command),
         Some(Command::Bench { depth }) => {
             let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
                 println!(

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use shakmaty::{Color, KnownOutcome, Position};
 
 use super::board::draw;
-use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs, make_engine};
+use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::game::{parse_move, san, san_line};
 use crate::core::score::format_score;
 use crate::core::{Game, Rng, Termination, pgn};
@@ -67,7 +67,7 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     let mut game = Game::from_optional_fen(args.fen.as_deref())?;
     let seed = args.engine_args.seed();
     let book = args.engine_args.load_book()?;
-    let mut engine = make_engine(&args.engine, &args.engine_args.options(seed, book))?;
+    let mut engine = args.engine_args.engine(&args.engine, seed, book)?;
     let limits = args.search.limits(engine.as_ref());
     let human = match args.color {
         SideChoice::White => Color::White,

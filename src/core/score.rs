@@ -11,6 +11,12 @@
 pub const MATE: i32 = 30_000;
 /// Any score at least this large (in absolute value) is a mate score.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A position the tablebases call won, `ply` half-moves below the root, scores `TB_WIN - ply`:
+/// below every mate, above every evaluation.
+pub const TB_WIN: i32 = 20_000;
+/// Any score at least this large (in absolute value) is a tablebase win or a mate: such scores
+/// count their distance from the root, so tables store them relative to the node.
+pub const TB_BOUND: i32 = TB_WIN - 1_000;
 /// Larger than every score: the bounds of a full alpha-beta window.
 pub const INFINITY: i32 = 32_000;
 /// A draw.
@@ -62,9 +68,9 @@ pub fn uci_score(score: i32) -> String {
 /// Converts a score relative to the root into one relative to a node `ply` deep (for storing in a
 /// transposition table), so a mate stored at one depth reads right when found at another.
 pub const fn to_table(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -73,9 +79,9 @@ pub const fn to_table(score: i32, ply: u32) -> i32 {
 
 /// The inverse of [`to_table`].
 pub const fn from_table(score: i32, ply: u32) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score

@@ -10,7 +10,7 @@ use shakmaty::{Move, Position};
 use super::board::Board;
 use super::time::TimeManager;
 use super::tt::Tt;
-use super::worker::{IterationLimits, MAX_PLY, Shared, Worker};
+use super::worker::{IterationLimits, MAX_PLY, Shared, TbProbe, Worker};
 use crate::core::{Game, Limits};
 use crate::engine::{Analysis, Engine, EngineOptions, Report, Settings};
 use crate::ladder::book::Opening;
@@ -127,15 +127,38 @@ impl Engine for Rookery {
         if moves.is_empty() {
             return Analysis::default();
         }
+        // In the tablebases: search only the moves that keep the result and make the fastest
+        // safe progress (the search still picks among them and reports its lines).
+        let tb = self.settings.syzygy.as_ref();
+        let tb_limit = self.settings.syzygy_probe_limit as usize;
+        let mut root_tbhits = 0;
+        if let Some(kept) = tb.and_then(|t| t.root_moves(&root.pos, tb_limit)) {
+            root_tbhits = moves.len() as u64;
+            let filtered: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| kept.iter().any(|r| r.mv == *m))
+                .collect();
+            if !filtered.is_empty() {
+                moves = filtered;
+            }
+        }
         self.tt.new_search();
         let stop = AtomicBool::new(false);
         let nodes: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
+        let tbhits: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
         let shared = Shared {
             tt: &self.tt,
             stop: &stop,
             external_stop: limits.stop.as_deref(),
             nodes: &nodes,
             node_limit: limits.nodes,
+            tb: tb.map(|t| TbProbe {
+                tables: t,
+                limit: tb_limit,
+                depth: self.settings.syzygy_probe_depth as i32,
+            }),
+            tbhits: &tbhits,
         };
         let iteration_limits = IterationLimits {
             max_depth: limits
@@ -155,6 +178,7 @@ impl Engine for Rookery {
             w.time = None;
         }
         self.workers[0].time = Some(TimeManager::new(limits));
+        self.workers[0].tbhits = root_tbhits;
         let (main, helpers) = self.workers.split_at_mut(1);
         let main = &mut main[0];
         std::thread::scope(|s| {

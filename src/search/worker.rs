@@ -18,11 +18,12 @@ use super::time::TimeManager;
 use super::tt::Tt;
 use crate::core::Game;
 use crate::core::score::{
-    DRAW, INFINITY, MATE_BOUND, from_table, is_mate, mate_in, mated_in, to_table,
+    DRAW, INFINITY, MATE_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
 use crate::engine::{Analysis, Bound, PvLine, Report, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
 use crate::ladder::PvTable;
+use crate::tb::Syzygy;
 
 /// Deepest ply a search reaches.
 pub const MAX_PLY: usize = 120;
@@ -37,11 +38,29 @@ pub struct Shared<'a> {
     pub nodes: &'a [AtomicU64],
     /// Node limit for the whole search.
     pub node_limit: Option<u64>,
+    /// Syzygy tables to probe inside the search.
+    pub tb: Option<TbProbe<'a>>,
+    /// Tablebase hits, one counter per thread, published with the nodes.
+    pub tbhits: &'a [AtomicU64],
+}
+
+/// The tables and when to probe them.
+#[derive(Clone, Copy)]
+pub struct TbProbe<'a> {
+    pub tables: &'a Syzygy,
+    /// Most pieces (kings included) a probed position may have.
+    pub limit: usize,
+    /// Least remaining depth at which to probe.
+    pub depth: i32,
 }
 
 impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    pub fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 }
 
@@ -77,6 +96,7 @@ fn lmr_table() -> Box<[[i32; 64]; 64]> {
 pub struct Worker {
     pub id: usize,
     pub nodes: u64,
+    pub tbhits: u64,
     pub seldepth: usize,
     pub stopped: bool,
     pub hist: Histories,
@@ -120,6 +140,7 @@ impl Worker {
         Worker {
             id,
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             stopped: false,
             hist: Histories::new(MAX_PLY),
@@ -146,6 +167,7 @@ impl Worker {
     /// Sets up a search of `game`'s position over `root` moves.
     pub fn prepare(&mut self, game: &Game, root: &[Move]) {
         self.nodes = 0;
+        self.tbhits = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.completed_depth = 0;
@@ -193,6 +215,7 @@ impl Worker {
         }
         if self.nodes.is_multiple_of(1024) {
             shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
             if shared
                 .external_stop
                 .is_some_and(|s| s.load(Ordering::Relaxed))
@@ -308,6 +331,38 @@ impl Worker {
             }
         }
         self.stack[ply].static_eval = static_eval;
+
+        // Step 6a. Tablebases: right after a capture or pawn move (the only time WDL is exact
+        // under the 50-move rule), with few enough pieces, the tables know the result.
+        if let Some(tb) = shared.tb
+            && b.pos.halfmoves() == 0
+            && depth >= tb.depth
+            && tb.tables.covers(&b.pos, tb.limit)
+            && let Some(wdl) = tb.tables.probe_wdl_after_zeroing(&b.pos)
+        {
+            self.tbhits += 1;
+            let (score, bound) = match wdl as i32 {
+                2 => (TB_WIN - ply as i32, Bound::Lower),
+                -2 => (-TB_WIN + ply as i32, Bound::Upper),
+                // Cursed wins and blessed losses are draws, a hair better or worse.
+                w => (DRAW + w, Bound::Exact),
+            };
+            if bound == Bound::Exact
+                || (bound == Bound::Lower && score >= beta)
+                || (bound == Bound::Upper && score <= alpha)
+            {
+                shared.tt.store(
+                    b.hash,
+                    None,
+                    to_table(score, ply as u32),
+                    static_eval,
+                    (depth + 6).min(MAX_PLY as i32 - 1),
+                    bound,
+                );
+                return score;
+            }
+        }
+
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
         if !PV && !in_check {
@@ -964,12 +1019,13 @@ impl Worker {
             from_book: false,
             lines,
             hashfull: shared.tt.hashfull(),
-            tbhits: 0,
+            tbhits: shared.total_tbhits().max(self.tbhits),
         }
     }
 
     /// Publishes the final node count.
     pub fn publish_nodes(&self, shared: &Shared) {
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
     }
 }

@@ -55,6 +55,8 @@ impl Out {
 struct Running {
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
+    /// Raised just before `bestmove` is printed: the search is over, the thread is ending.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<Box<dyn Engine>>,
 }
 
@@ -239,7 +241,7 @@ impl State {
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
+            .is_some_and(|r| r.handle.is_finished() || r.answered.load(Ordering::Acquire))
         {
             self.finish_search();
         }
@@ -266,16 +268,35 @@ impl State {
             }
             Command::Debug(_) => {}
             Command::IsReady => self.out.line("readyok"),
-            Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
-                Ok(effect) if self.running.is_some() => {
+            Command::SetOption { name, value } => {
+                let result = self.options.set(&name, value.as_deref());
+                let tables = name.trim().eq_ignore_ascii_case("syzygypath");
+                let effect = match result {
+                    Ok(effect) => {
+                        if tables && let Some(tb) = &self.options.syzygy {
+                            self.out.info_string(&tb.describe());
+                        }
+                        effect
+                    }
+                    // A bad path leaves no tables: the engine must forget the old set.
+                    Err(e) => {
+                        self.out.info_string(&e);
+                        if tables {
+                            Effect::Reconfigure
+                        } else {
+                            Effect::None
+                        }
+                    }
+                };
+                if self.running.is_none() {
+                    self.apply(effect);
+                } else if effect != Effect::None {
                     self.pending = Some(match (self.pending, effect) {
                         (Some(Effect::Recreate), _) | (_, Effect::Recreate) => Effect::Recreate,
                         (_, e) => e,
                     });
                 }
-                Ok(effect) => self.apply(effect),
-                Err(e) => self.out.info_string(&e),
-            },
+            }
             Command::UciNewGame => {
                 self.finish_search();
                 if let Some(e) = self.engine.as_mut() {
@@ -455,6 +476,9 @@ impl State {
             self.options.show_wdl,
         );
         let (stop_t, pondering_t) = (stop.clone(), pondering.clone());
+        let tables = self.options.syzygy.clone();
+        let answered = Arc::new(AtomicBool::new(false));
+        let answered_t = answered.clone();
         let handle = std::thread::spawn(move || {
             let mut report = |r: Report<'_>| match r {
                 Report::Iteration(a) => {
@@ -468,6 +492,10 @@ impl State {
                 )),
             };
             let analysis = engine.search(&game, &limits, &mut report);
+            // A corrupt or missing table found while probing: said once, before the move.
+            for m in tables.iter().flat_map(|t| t.take_messages()) {
+                out.info_string(&m);
+            }
             // `go infinite` and `go ponder` never end by themselves: wait for stop or ponderhit.
             while (wait_for_stop || pondering_t.load(Ordering::Relaxed))
                 && !stop_t.load(Ordering::Relaxed)
@@ -479,6 +507,7 @@ impl State {
                 .best
                 .filter(|m| legal.contains(m))
                 .or_else(|| legal.first().copied());
+            answered_t.store(true, Ordering::Release);
             match best {
                 Some(m) => {
                     let ponder = analysis
@@ -496,6 +525,7 @@ impl State {
         self.running = Some(Running {
             stop,
             pondering,
+            answered,
             handle,
         });
     }

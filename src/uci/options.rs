@@ -2,6 +2,7 @@
 //! to case; a bad value is an error message and changes nothing.
 
 use crate::engine::{self, Settings};
+use crate::tb::Syzygy;
 
 pub const HASH_MAX_MB: usize = 32_768;
 pub const ELO_MIN: u32 = 1000;
@@ -22,6 +23,10 @@ pub struct Options {
     /// Empty: the built-in book.
     pub book_file: String,
     pub syzygy_path: String,
+    /// The tables of `syzygy_path`, when they opened.
+    pub syzygy: Option<Syzygy>,
+    pub syzygy_probe_depth: u32,
+    pub syzygy_probe_limit: u32,
     pub engine: String,
 }
 
@@ -40,6 +45,9 @@ impl Default for Options {
             own_book: false,
             book_file: String::new(),
             syzygy_path: String::new(),
+            syzygy: None,
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
             engine: "rookery".into(),
         }
     }
@@ -96,6 +104,14 @@ impl Options {
             "option name BookFile type string default <empty>".into(),
             "option name SyzygyPath type string default <empty>".into(),
             format!(
+                "option name SyzygyProbeDepth type spin default {} min 1 max 100",
+                d.syzygy_probe_depth
+            ),
+            format!(
+                "option name SyzygyProbeLimit type spin default {} min 0 max 7",
+                d.syzygy_probe_limit
+            ),
+            format!(
                 "option name Engine type combo default {}{engines}",
                 d.engine
             ),
@@ -108,6 +124,9 @@ impl Options {
             hash_mb: self.hash_mb,
             threads: self.threads,
             limit_elo: self.limit_strength.then_some(self.elo),
+            syzygy: self.syzygy.clone(),
+            syzygy_probe_depth: self.syzygy_probe_depth,
+            syzygy_probe_limit: self.syzygy_probe_limit,
         }
     }
 
@@ -190,7 +209,22 @@ impl Options {
             }
             "syzygypath" => {
                 self.syzygy_path = text()?;
-                Effect::None
+                self.syzygy = None;
+                if !self.syzygy_path.is_empty() {
+                    self.syzygy = Some(
+                        Syzygy::open(&self.syzygy_path)
+                            .map_err(|e| format!("{e}; playing without tablebases"))?,
+                    );
+                }
+                Effect::Reconfigure
+            }
+            "syzygyprobedepth" => {
+                self.syzygy_probe_depth = spin(1, 100)? as u32;
+                Effect::Reconfigure
+            }
+            "syzygyprobelimit" => {
+                self.syzygy_probe_limit = spin(0, 7)? as u32;
+                Effect::Reconfigure
             }
             "engine" => {
                 let v = need()?.to_ascii_lowercase();
@@ -237,6 +271,26 @@ mod tests {
     }
 
     #[test]
+    fn syzygy_path_opens_the_tables_or_says_why_not() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("SyzygyPath", Some("tests/data/syzygy")),
+            Ok(Effect::Reconfigure)
+        );
+        assert_eq!(o.settings().syzygy.map(|t| t.max_pieces()), Some(4));
+        let err = o.set("SyzygyPath", Some("/no/such/dir")).unwrap_err();
+        assert!(err.contains("not a directory"), "{err}");
+        assert_eq!(o.settings().syzygy, None, "a bad path leaves no tables");
+        assert_eq!(
+            o.set("syzygypath", Some("<empty>")),
+            Ok(Effect::Reconfigure)
+        );
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        o.set("SyzygyProbeDepth", Some("4")).unwrap();
+        assert_eq!(o.settings().syzygy_probe_depth, 4);
+    }
+
+    #[test]
     fn every_option_is_described_with_a_default_in_range() {
         let lines = Options::default().describe();
         for name in [
@@ -253,6 +307,8 @@ mod tests {
             "OwnBook",
             "BookFile",
             "SyzygyPath",
+            "SyzygyProbeDepth",
+            "SyzygyProbeLimit",
             "Engine",
         ] {
             assert!(
