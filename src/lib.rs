@@ -27,6 +27,7 @@ pub mod ladder;
 pub mod perft;
 pub mod search;
 pub mod tb;
+pub mod tournament;
 pub mod uci;
 
 pub use engine::{Analysis, Engine, EngineOptions};

@@ -1,9 +1,7 @@
 //! `rookery`: the command line. Errors are one line on stderr and exit code 2.
 
-use clap::Parser;
-
 fn main() {
-    let cli = rookery::cli::Cli::parse();
+    let cli = rookery::cli::parse();
     match rookery::cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {

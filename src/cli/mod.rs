@@ -4,7 +4,9 @@
 pub mod analyse;
 pub mod board;
 pub mod book;
+pub mod fake;
 pub mod game;
+pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod tb;
@@ -61,6 +63,12 @@ pub enum Command {
         #[command(subcommand)]
         command: book::BookCommand,
     },
+    /// Play a match or tournament between engines (ladder engines and UCI/xboard programs):
+    /// W/D/L, Elo with error bar, LOS, SPRT, PGN and JSON
+    Match(matches::MatchArgs),
+    /// A scripted engine that misbehaves on request (for testing the match runner)
+    #[command(hide = true, name = "fake-engine")]
+    FakeEngine(fake::FakeArgs),
     /// Endgame tablebases: probe a position
     Tb {
         #[command(subcommand)]
@@ -181,6 +189,22 @@ pub fn make_engine(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine
 /// The strong engine, used when no engine is named.
 pub const DEFAULT_ENGINE: &str = "rookery";
 
+/// Parses the process's command line. `--engine` of `rookery match` is given once per player
+/// with several values each; the derive API flattens those, so they are regrouped here from the
+/// matches.
+pub fn parse() -> Cli {
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Some(Command::Match(args)) = cli.command.as_mut()
+        && let Some(m) = matches.subcommand_matches("match")
+        && let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine")
+    {
+        args.engines = groups.map(|g| g.cloned().collect()).collect();
+    }
+    cli
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
@@ -208,6 +232,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Tree(args)) => tree::run(args),
         Some(Command::Book { command }) => book::run(command),
         Some(Command::Tb { command }) => tb::run(command),
+        Some(Command::Match(args)) => matches::run(args),
+        Some(Command::FakeEngine(args)) => fake::run(args),
         Some(Command::Bench { depth }) => {
             let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
                 println!(

@@ -1,0 +1,560 @@
+//! Playing the games of a match or tournament: pairings, openings, clocks kept by the runner,
+//! adjudication, several games at once, and the results as they come in.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
+
+use super::player::{self, Clocks, Fault, Limit, Player, PlayerSpec};
+use crate::core::game::fen_of;
+use crate::core::{Game, Termination, pgn};
+use crate::tb::Syzygy;
+
+/// A starting position for a pair of games.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    pub start: Chess,
+    pub moves: Vec<Move>,
+    /// Where it came from (file and number), for the PGN.
+    pub name: String,
+}
+
+/// When to end a game early.
+#[derive(Clone, Debug, Default)]
+pub struct Adjudication {
+    /// Draw: from this move number on, when both engines' scores stay within `draw_score` for
+    /// `draw_count` moves each.
+    pub draw: Option<(u32, u32, i32)>,
+    /// Resign: when both engines agree for `count` moves each that one side is behind by
+    /// `score` or more.
+    pub resign: Option<(u32, i32)>,
+    /// Draw after this many moves (full moves, counted from the opening's end).
+    pub max_moves: Option<u32>,
+    /// Decide positions the tables cover from the tables.
+    pub tablebases: Option<Syzygy>,
+}
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    RoundRobin,
+    /// The first engine against each of the others.
+    Gauntlet,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub players: Vec<PlayerSpec>,
+    pub schedule: Schedule,
+    /// Rounds; in each, every pairing plays `games` games (colours alternate, two games share
+    /// an opening).
+    pub rounds: u32,
+    pub games: u32,
+    pub openings: Vec<Opening>,
+    pub concurrency: usize,
+    pub adjudication: Adjudication,
+    /// Time past zero before a flag falls (communication delays).
+    pub time_margin: Duration,
+    /// How long a depth- or node-limited move (or one at a fixed time) may take before the
+    /// engine counts as hung.
+    pub move_timeout: Duration,
+    pub event: String,
+}
+
+/// One game to play.
+#[derive(Clone, Copy, Debug)]
+pub struct Job {
+    pub number: usize,
+    pub round: u32,
+    pub white: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+/// How a game ended, in the words a PGN Termination tag and a summary use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Ending {
+    Rules(String),
+    TimeForfeit,
+    Fault(String),
+    Adjudicated(String),
+    MaxMoves,
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Rules(r) => f.write_str(r),
+            Ending::TimeForfeit => f.write_str("time forfeit"),
+            Ending::Fault(what) => f.write_str(what),
+            Ending::Adjudicated(why) => write!(f, "adjudication: {why}"),
+            Ending::MaxMoves => f.write_str("adjudication: maximum length"),
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub job: Job,
+    /// 1.0 White won, 0.5 draw, 0.0 Black won.
+    pub white_score: f64,
+    pub ending: Ending,
+    /// The engine at fault (time forfeit, crash, hang, illegal move, disconnect), if any.
+    pub culprit: Option<(usize, &'static str)>,
+    pub pgn: String,
+    pub plies: usize,
+}
+
+impl Played {
+    pub fn result(&self) -> &'static str {
+        if self.white_score == 1.0 {
+            "1-0"
+        } else if self.white_score == 0.0 {
+            "0-1"
+        } else {
+            "1/2-1/2"
+        }
+    }
+}
+
+/// Every game of the tournament, in the order they are handed out.
+pub fn schedule(cfg: &Config) -> Vec<Job> {
+    let n = cfg.players.len();
+    let mut pairs = Vec::new();
+    match cfg.schedule {
+        Schedule::Gauntlet => pairs.extend((1..n).map(|j| (0, j))),
+        Schedule::RoundRobin => {
+            for i in 0..n {
+                for j in i + 1..n {
+                    pairs.push((i, j));
+                }
+            }
+        }
+    }
+    let mut jobs = Vec::new();
+    let mut opening = 0;
+    for round in 1..=cfg.rounds {
+        for &(a, b) in &pairs {
+            for g in 0..cfg.games {
+                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    number: jobs.len() + 1,
+                    round,
+                    white,
+                    black,
+                    opening: opening % cfg.openings.len().max(1),
+                });
+                // Two games (one each way) per opening.
+                if g % 2 == 1 || g + 1 == cfg.games {
+                    opening += 1;
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// Plays every job on `cfg.concurrency` threads, calling `on_result` on this thread as each game
+/// ends. `on_result` returns false to stop handing out games (an SPRT decided); games already
+/// under way are finished.
+pub fn run(cfg: &Config, jobs: Vec<Job>, mut on_result: impl FnMut(&Played) -> bool) {
+    let queue = Mutex::new(VecDeque::from(jobs));
+    let halt = AtomicBool::new(false);
+    let (tx, rx) = channel::<Played>();
+    std::thread::scope(|s| {
+        for worker in 0..cfg.concurrency.max(1) {
+            let (queue, halt, tx) = (&queue, &halt, tx.clone());
+            s.spawn(move || {
+                // Each thread has its own instance of every player (its own processes).
+                let mut players: Vec<Option<Box<dyn Player>>> =
+                    (0..cfg.players.len()).map(|_| None).collect();
+                loop {
+                    if halt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                        break;
+                    };
+                    let played = play_job(cfg, job, worker, &mut players);
+                    if tx.send(played).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for played in rx {
+            if !on_result(&played) {
+                halt.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+fn play_job(
+    cfg: &Config,
+    job: Job,
+    worker: usize,
+    players: &mut [Option<Box<dyn Player>>],
+) -> Played {
+    for idx in [job.white, job.black] {
+        if players[idx].is_none() {
+            let mut spec = cfg.players[idx].clone();
+            spec.seed = spec.seed.wrapping_add(worker as u64 * 7919);
+            players[idx] = player::create(&spec).ok();
+        }
+    }
+    let (w, b) = if job.white < job.black {
+        let (lo, hi) = players.split_at_mut(job.black);
+        (&mut lo[job.white], &mut hi[0])
+    } else {
+        let (lo, hi) = players.split_at_mut(job.white);
+        (&mut hi[0], &mut lo[job.black])
+    };
+    play_game(cfg, job, w, b)
+}
+
+/// A game's result: White's score, how it ended, and the engine at fault (with the kind of fault).
+type Outcome = (f64, Ending, Option<(usize, &'static str)>);
+
+/// A side's state during one game.
+struct Side<'a> {
+    player: &'a mut Option<Box<dyn Player>>,
+    index: usize,
+    limit: Limit,
+    time: Duration,
+    /// The scores it reported, newest last.
+    scores: Vec<Option<i32>>,
+}
+
+fn play_game(
+    cfg: &Config,
+    job: Job,
+    white: &mut Option<Box<dyn Player>>,
+    black: &mut Option<Box<dyn Player>>,
+) -> Played {
+    let opening = cfg
+        .openings
+        .get(job.opening)
+        .cloned()
+        .unwrap_or_else(|| Opening {
+            start: Chess::default(),
+            moves: Vec::new(),
+            name: "initial position".into(),
+        });
+    let mut game = Game::new(opening.start.clone());
+    for &m in &opening.moves {
+        if game.play(m).is_err() {
+            break;
+        }
+    }
+    let book_plies = game.ply();
+    let start_time = |i: usize| match cfg.players[i].limit {
+        Limit::Clock { base, .. } => base,
+        _ => Duration::ZERO,
+    };
+    let mut sides = [
+        Side {
+            player: white,
+            index: job.white,
+            limit: cfg.players[job.white].limit,
+            time: start_time(job.white),
+            scores: Vec::new(),
+        },
+        Side {
+            player: black,
+            index: job.black,
+            limit: cfg.players[job.black].limit,
+            time: start_time(job.black),
+            scores: Vec::new(),
+        },
+    ];
+    let side_of = |c: Color| if c == Color::White { 0 } else { 1 };
+
+    // Both players ready: a player that cannot start loses at once.
+    let mut outcome: Option<Outcome> = None;
+    for (i, s) in sides.iter_mut().enumerate() {
+        let ready = match s.player.as_mut() {
+            Some(p) => p.new_game(),
+            None => Err(Fault::Crash("cannot be created".into())),
+        };
+        if let Err(f) = ready {
+            let white_score = if i == 0 { 0.0 } else { 1.0 };
+            outcome = Some((
+                white_score,
+                Ending::Fault(format!("{} {f}", cfg.players[s.index].name)),
+                Some((s.index, f.kind())),
+            ));
+            break;
+        }
+    }
+
+    while outcome.is_none() {
+        if let Some((result, termination)) = game.outcome() {
+            let white_score = match result {
+                KnownOutcome::Decisive {
+                    winner: Color::White,
+                } => 1.0,
+                KnownOutcome::Decisive {
+                    winner: Color::Black,
+                } => 0.0,
+                KnownOutcome::Draw => 0.5,
+            };
+            outcome = Some((
+                white_score,
+                Ending::Rules(termination_text(termination)),
+                None,
+            ));
+            break;
+        }
+        if let Some(end) = adjudicate(cfg, &game, book_plies, &sides) {
+            outcome = Some(end);
+            break;
+        }
+        let turn = game.position().turn();
+        let me = side_of(turn);
+        let clocks = match sides[me].limit {
+            Limit::Clock { inc, .. } => Some(Clocks {
+                white: sides[0].time,
+                black: sides[1].time,
+                inc,
+            }),
+            _ => None,
+        };
+        let give_up = match sides[me].limit {
+            Limit::Clock { .. } => sides[me].time + cfg.time_margin + Duration::from_secs(2),
+            Limit::MoveTime(t) => t + cfg.move_timeout,
+            _ => cfg.move_timeout,
+        };
+        let started = Instant::now();
+        let answer = match sides[me].player.as_mut() {
+            Some(p) => p.think(&game, clocks, give_up),
+            None => Err(Fault::Crash("not running".into())),
+        };
+        let spent = started.elapsed();
+        let index = sides[me].index;
+        let loser_score = if turn == Color::White { 0.0 } else { 1.0 };
+        let thought = match answer {
+            Ok(t) => t,
+            Err(f) => {
+                outcome = Some((
+                    loser_score,
+                    Ending::Fault(format!("{} {f}", cfg.players[index].name)),
+                    Some((index, f.kind())),
+                ));
+                break;
+            }
+        };
+        if let Limit::Clock { inc, .. } = sides[me].limit {
+            if spent > sides[me].time + cfg.time_margin {
+                // A flag fall loses, unless the opponent could never mate.
+                let opponent_can_mate = game.position().board().by_color(!turn).count() > 1;
+                outcome = Some(if opponent_can_mate {
+                    (
+                        loser_score,
+                        Ending::TimeForfeit,
+                        Some((index, "time forfeit")),
+                    )
+                } else {
+                    (0.5, Ending::TimeForfeit, Some((index, "time forfeit")))
+                });
+                break;
+            }
+            sides[me].time = sides[me].time.saturating_sub(spent) + inc;
+        }
+        let Some(mv) = thought.mv.filter(|&m| game.position().is_legal(m)) else {
+            outcome = Some((
+                loser_score,
+                Ending::Fault(format!("{} played no legal move", cfg.players[index].name)),
+                Some((index, "illegal move")),
+            ));
+            break;
+        };
+        sides[me].scores.push(thought.score);
+        game.play(mv).expect("checked legal");
+    }
+
+    let (white_score, ending, culprit) = outcome.expect("the loop ends with an outcome");
+    let result = if white_score == 1.0 {
+        "1-0"
+    } else if white_score == 0.0 {
+        "0-1"
+    } else {
+        "1/2-1/2"
+    };
+    let tc = |i: usize| cfg.players[i].limit.pgn();
+    let mut tags = vec![
+        ("Event", cfg.event.clone()),
+        ("Site", "rookery match".to_string()),
+        ("Date", pgn::today()),
+        ("Round", format!("{}.{}", job.round, job.number)),
+        ("White", cfg.players[job.white].name.clone()),
+        ("Black", cfg.players[job.black].name.clone()),
+        ("Opening", opening.name.clone()),
+        ("Termination", ending.to_string()),
+        ("PlyCount", game.ply().to_string()),
+    ];
+    if tc(job.white) == tc(job.black) {
+        tags.push(("TimeControl", tc(job.white)));
+    } else {
+        tags.push(("WhiteTimeControl", tc(job.white)));
+        tags.push(("BlackTimeControl", tc(job.black)));
+    }
+    let pgn = pgn::write(&game, &tags, result, Some(&ending.to_string()));
+    Played {
+        job,
+        white_score,
+        ending,
+        culprit,
+        pgn,
+        plies: game.ply(),
+    }
+}
+
+fn termination_text(t: Termination) -> String {
+    format!("{t:?}")
+        .chars()
+        .enumerate()
+        .flat_map(|(i, c)| {
+            let lower = c.to_ascii_lowercase();
+            if c.is_ascii_uppercase() && i > 0 {
+                vec![' ', lower]
+            } else {
+                vec![lower]
+            }
+        })
+        .collect()
+}
+
+/// Ends a game early by the configured rules, from the scores both engines reported.
+fn adjudicate(cfg: &Config, game: &Game, book_plies: usize, sides: &[Side; 2]) -> Option<Outcome> {
+    let adj = &cfg.adjudication;
+    let pos = game.position();
+    if let Some(tb) = &adj.tablebases
+        && tb.covers(pos, 7)
+        && let Some(wdl) = tb.probe_wdl(pos)
+    {
+        let mover_score = match wdl {
+            2 => 1.0,
+            -2 => 0.0,
+            _ => 0.5,
+        };
+        let white_score = if pos.turn() == Color::White {
+            mover_score
+        } else {
+            1.0 - mover_score
+        };
+        return Some((white_score, Ending::Adjudicated("tablebases".into()), None));
+    }
+    let played = game.ply().saturating_sub(book_plies);
+    if let Some(max) = adj.max_moves
+        && played >= 2 * max as usize
+    {
+        return Some((0.5, Ending::MaxMoves, None));
+    }
+    // The last `n` scores of each side, from White's point of view.
+    let last = |n: usize| -> Option<Vec<i32>> {
+        let mut out = Vec::new();
+        for (i, s) in sides.iter().enumerate() {
+            if s.scores.len() < n {
+                return None;
+            }
+            for v in &s.scores[s.scores.len() - n..] {
+                let v = (*v)?;
+                out.push(if i == 0 { v } else { -v });
+            }
+        }
+        Some(out)
+    };
+    if let Some((count, margin)) = adj.resign
+        && let Some(scores) = last(count as usize)
+    {
+        if scores.iter().all(|&s| s >= margin) {
+            return Some((1.0, Ending::Adjudicated("resignation".into()), None));
+        }
+        if scores.iter().all(|&s| s <= -margin) {
+            return Some((0.0, Ending::Adjudicated("resignation".into()), None));
+        }
+    }
+    if let Some((from_move, count, margin)) = adj.draw
+        && pos.fullmoves().get() >= from_move
+        && let Some(scores) = last(count as usize)
+        && scores.iter().all(|&s| s.abs() <= margin)
+    {
+        return Some((0.5, Ending::Adjudicated("draw".into()), None));
+    }
+    None
+}
+
+/// Reads openings: EPD (one position a line) or PGN (each game's moves from its start).
+pub fn load_openings(path: &str) -> Result<Vec<Opening>, crate::Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
+    let mut out = Vec::new();
+    if path.ends_with(".pgn") {
+        for (i, g) in crate::book::pgn::read_games(&text).into_iter().enumerate() {
+            out.push(Opening {
+                start: g.start,
+                moves: g.moves,
+                name: format!("{path} #{}", i + 1),
+            });
+        }
+    } else {
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.len() < 4 {
+                return Err(crate::Error::Invalid(format!(
+                    "{path}:{}: not an EPD or FEN line",
+                    i + 1
+                )));
+            }
+            // EPD has four fields; a FEN line has six.
+            let six = fields.len() >= 6
+                && fields[4].parse::<u32>().is_ok()
+                && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
+            let fen = if six {
+                fields[..6].join(" ")
+            } else {
+                format!("{} 0 1", fields[..4].join(" "))
+            };
+            let start = crate::core::game::parse_fen(&fen)
+                .map_err(|e| crate::Error::Invalid(format!("{path}:{}: {e}", i + 1)))?;
+            out.push(Opening {
+                start,
+                moves: Vec::new(),
+                name: format!("{path} #{}", i + 1),
+            });
+        }
+    }
+    if out.is_empty() {
+        return Err(crate::Error::Invalid(format!("{path}: no openings found")));
+    }
+    Ok(out)
+}
+
+/// The FEN an opening reaches (for tests and the summary).
+pub fn opening_fen(o: &Opening) -> String {
+    let mut pos = o.start.clone();
+    for &m in &o.moves {
+        pos.play_unchecked(m);
+    }
+    fen_of(&pos)
+}
+
+/// A shuffled copy of `openings` (Fisher-Yates with the crate's seeded generator).
+pub fn shuffle(openings: &mut [Opening], seed: u64) {
+    let mut rng = crate::core::Rng::new(seed);
+    for i in (1..openings.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        openings.swap(i, j);
+    }
+}
