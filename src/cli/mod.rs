@@ -4,9 +4,11 @@
 pub mod analyse;
 pub mod board;
 pub mod book;
+pub mod epd;
 pub mod fake;
 pub mod game;
 pub mod matches;
+pub mod mate;
 pub mod perft;
 pub mod play;
 pub mod tb;
@@ -66,6 +68,10 @@ pub enum Command {
     /// Play a match or tournament between engines (ladder engines and UCI/xboard programs):
     /// W/D/L, Elo with error bar, LOS, SPRT, PGN and JSON
     Match(matches::MatchArgs),
+    /// Prove a forced mate in N moves (no evaluation, only checkmate), or that there is none
+    Mate(mate::MateArgs),
+    /// Run an EPD test suite (bm/am moves, STS c0 points) through an engine
+    Epd(epd::EpdArgs),
     /// A scripted engine that misbehaves on request (for testing the match runner)
     #[command(hide = true, name = "fake-engine")]
     FakeEngine(fake::FakeArgs),
@@ -234,6 +240,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Tb { command }) => tb::run(command),
         Some(Command::Match(args)) => matches::run(args),
         Some(Command::FakeEngine(args)) => fake::run(args),
+        Some(Command::Mate(args)) => mate::run(args),
+        Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Bench { depth }) => {
             let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
                 println!(

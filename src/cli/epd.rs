@@ -1,0 +1,178 @@
+//! `rookery epd FILE`: runs a test suite through any engine at a fixed time, depth or node count
+//! per position. A position is solved when the engine's move is one of `bm` and none of `am`;
+//! suites with STS-style `c0` points are scored by points too.
+
+use std::io::Write;
+use std::time::Duration;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{DEFAULT_ENGINE, EngineArgs};
+use crate::core::game::{san, uci};
+use crate::core::{Game, Limits};
+use crate::engine::Settings;
+use crate::epd;
+use crate::error::Error;
+
+#[derive(Args, Debug)]
+pub struct EpdArgs {
+    /// The EPD file
+    pub file: String,
+    /// The engine to test
+    #[arg(long, default_value = DEFAULT_ENGINE)]
+    pub engine: String,
+    /// Time per position in milliseconds [default: 1000 unless --depth or --nodes]
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Depth per position
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes per position
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads (the strong engine)
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table in MB (the strong engine)
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Only the first N positions
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Write every position's result as JSON to this file
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    #[command(flatten)]
+    pub engine_args: EngineArgs,
+}
+
+#[derive(Serialize)]
+struct Entry {
+    id: String,
+    fen: String,
+    played: Option<String>,
+    best: Vec<String>,
+    avoid: Vec<String>,
+    solved: bool,
+    points: Option<u32>,
+    max_points: Option<u32>,
+    score: Option<i32>,
+    depth: u32,
+    nodes: u64,
+}
+
+pub fn run(args: EpdArgs) -> Result<i32, Error> {
+    let mut records = epd::read(&args.file)?;
+    if let Some(n) = args.limit {
+        records.truncate(n);
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: match (args.movetime, args.depth, args.nodes) {
+            (Some(ms), _, _) => Some(Duration::from_millis(ms)),
+            (None, None, None) => Some(Duration::from_secs(1)),
+            _ => None,
+        },
+        ..Limits::default()
+    };
+    let seed = args.engine_args.seed();
+    let mut engine = super::make_engine(&args.engine, &args.engine_args.options(seed, None))?;
+    engine.configure(&Settings {
+        threads: args.threads.max(1),
+        hash_mb: args.hash.max(1),
+        ..args.engine_args.settings()?
+    });
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut entries = Vec::new();
+    let (mut solved, mut scored, mut points, mut max_points) = (0, 0, 0, 0);
+    for r in &records {
+        let (best, avoid) = match (r.moves("bm"), r.moves("am")) {
+            (Ok(b), Ok(a)) => (b, a),
+            (Err(e), _) | (_, Err(e)) => {
+                writeln!(out, "skipped  {:<16} {e}", r.id()).map_err(|e| Error::io("stdout", e))?;
+                continue;
+            }
+        };
+        let table = r.points();
+        if best.is_empty() && avoid.is_empty() && table.is_empty() {
+            continue;
+        }
+        engine.new_game();
+        let a = engine.analyse(&Game::new(r.pos.clone()), &limits);
+        let played = a.best;
+        let ok =
+            played.is_some_and(|m| (best.is_empty() || best.contains(&m)) && !avoid.contains(&m));
+        let earned = (!table.is_empty()).then(|| {
+            played
+                .and_then(|m| table.iter().find(|(t, _)| *t == m).map(|(_, p)| *p))
+                .unwrap_or(0)
+        });
+        let top = table.iter().map(|(_, p)| *p).max();
+        scored += 1;
+        if ok {
+            solved += 1;
+        } else {
+            let shown = played.map_or("(none)".to_string(), |m| san(&r.pos, m));
+            writeln!(
+                out,
+                "unsolved {:<16} played {:<8} wanted {}",
+                r.id(),
+                shown,
+                r.op("bm")
+                    .map(|v| v.join(" "))
+                    .or_else(|| r.op("am").map(|v| format!("not {}", v.join(" "))))
+                    .unwrap_or_default()
+            )
+            .map_err(|e| Error::io("stdout", e))?;
+        }
+        points += earned.unwrap_or(0);
+        max_points += top.unwrap_or(0);
+        entries.push(Entry {
+            id: r.id(),
+            fen: r.fen.clone(),
+            played: played.map(uci),
+            best: best.iter().map(|&m| uci(m)).collect(),
+            avoid: avoid.iter().map(|&m| uci(m)).collect(),
+            solved: ok,
+            points: earned,
+            max_points: top,
+            score: a.score,
+            depth: a.depth,
+            nodes: a.nodes,
+        });
+    }
+    writeln!(
+        out,
+        "Solved: {solved}/{scored} ({:.1}%) with {} at {}",
+        100.0 * f64::from(solved) / f64::from(scored.max(1)),
+        args.engine,
+        describe(&limits)
+    )
+    .map_err(|e| Error::io("stdout", e))?;
+    if max_points > 0 {
+        writeln!(out, "Points: {points}/{max_points}").map_err(|e| Error::io("stdout", e))?;
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&entries)
+            .map_err(|e| Error::Invalid(format!("JSON: {e}")))?;
+        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+    }
+    Ok(0)
+}
+
+fn describe(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(t) = l.movetime {
+        parts.push(format!("{} ms", t.as_millis()));
+    }
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("{n} nodes"));
+    }
+    parts.join(", ")
+}

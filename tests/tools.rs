@@ -1,0 +1,120 @@
+//! The measuring tools besides `match`: the mate solver on the mate-in-N suites, and
+//! `rookery epd` on test suites.
+
+use std::process::Command;
+
+use rookery::epd;
+use rookery::mate::Solver;
+
+const BIN: &str = env!("CARGO_BIN_EXE_rookery");
+
+#[test]
+fn the_mate_solver_solves_every_mate_in_one_to_three_and_finds_none_shorter() {
+    for n in 1..=3u32 {
+        let records = epd::read(&format!("tests/data/mate-in-{n}.epd")).unwrap();
+        let mut solver = Solver::default();
+        let mut keys_as_given = 0;
+        for r in &records {
+            let sol = solver
+                .solve(&r.pos, n)
+                .unwrap_or_else(|| panic!("mate in {n} not found: {}", r.fen));
+            assert_eq!(
+                sol.moves, n,
+                "a shorter mate than the suite says: {}",
+                r.fen
+            );
+            assert_eq!(sol.line.len() as u32, 2 * n - 1, "{}", r.fen);
+            if r.moves("bm").unwrap().contains(&sol.line[0]) {
+                keys_as_given += 1;
+            }
+        }
+        // A few problems have a second key (a "cook"); nearly all keys are the composer's.
+        assert!(
+            keys_as_given * 100 >= records.len() * 95,
+            "mate in {n}: {keys_as_given}/{}",
+            records.len()
+        );
+    }
+}
+
+#[test]
+fn mate_command_prints_the_solution_and_says_when_there_is_none() {
+    let out = Command::new(BIN)
+        .args([
+            "mate",
+            "--fen",
+            "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1",
+            "--moves",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.starts_with("Mate in 3: 1. Ne6 "), "{text}");
+    assert!(text.contains("Positions searched: "));
+    let out = Command::new(BIN)
+        .args([
+            "mate",
+            "--fen",
+            "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1",
+            "--moves",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("No mate in 2 or fewer moves"));
+}
+
+#[test]
+fn epd_command_scores_a_suite_and_writes_json() {
+    let json = std::env::temp_dir().join(format!("rookery-epd-{}.json", std::process::id()));
+    let out = Command::new(BIN)
+        .args([
+            "epd",
+            "tests/data/mate-in-2.epd",
+            "--engine",
+            "alphabeta",
+            "--depth",
+            "3",
+        ])
+        .args(["--limit", "30", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    // Depth 3 sees every mate in two; a key may differ only where a problem has two.
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("Solved: ") && last.contains("/30 "),
+        "{last}"
+    );
+    let solved: usize = last["Solved: ".len()..]
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(solved >= 28, "{text}");
+    let entries: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(entries.as_array().unwrap().len(), 30);
+    assert_eq!(
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["solved"] == true)
+            .count(),
+        solved
+    );
+    std::fs::remove_file(&json).ok();
+
+    let out = Command::new(BIN)
+        .args(["epd", "no/such/file.epd"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
