@@ -6,7 +6,8 @@ use crate::tb::Syzygy;
 
 pub const HASH_MAX_MB: usize = 32_768;
 pub const ELO_MIN: u32 = 1000;
-pub const ELO_MAX: u32 = 2800;
+/// Above this, at 10 s + 0.1 s a move, the node budget is more than the clock allows: full strength.
+pub const ELO_MAX: u32 = 2200;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
