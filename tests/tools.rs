@@ -118,3 +118,32 @@ fn epd_command_scores_a_suite_and_writes_json() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn ladder_prints_one_row_per_rung_with_its_match_against_the_one_below() {
+    let out = Command::new(BIN)
+        .args(["ladder", "--games", "2", "--depth", "2", "--movetime", "20"])
+        .args(["--rungs", "random,greedy,alphabeta"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let rows: Vec<&str> = text.lines().skip(1).take(3).collect();
+    for (row, rung) in rows.iter().zip(["random", "greedy", "alphabeta"]) {
+        assert!(row.starts_with(rung), "{text}");
+    }
+    // Each match row: `below: +W =D -L ...` adding up to the games played.
+    for row in &rows[1..] {
+        let counts: Vec<u32> = row
+            .split_whitespace()
+            .filter_map(|w| w.strip_prefix(['+', '=', '-']).and_then(|n| n.parse().ok()))
+            .take(3)
+            .collect();
+        assert_eq!(counts.iter().sum::<u32>(), 2, "{row}");
+    }
+    let out = Command::new(BIN)
+        .args(["ladder", "--rungs", "nosuch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

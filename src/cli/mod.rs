@@ -7,6 +7,7 @@ pub mod book;
 pub mod epd;
 pub mod fake;
 pub mod game;
+pub mod ladder;
 pub mod matches;
 pub mod mate;
 pub mod perft;
@@ -68,6 +69,9 @@ pub enum Command {
     /// Play a match or tournament between engines (ladder engines and UCI/xboard programs):
     /// W/D/L, Elo with error bar, LOS, SPRT, PGN and JSON
     Match(matches::MatchArgs),
+    /// What each technique buys: every rung's nodes to a fixed depth, and a short match
+    /// against the rung below with Elo and error bar
+    Ladder(ladder::LadderArgs),
     /// Prove a forced mate in N moves (no evaluation, only checkmate), or that there is none
     Mate(mate::MateArgs),
     /// Run an EPD test suite (bm/am moves, STS c0 points) through an engine
@@ -241,6 +245,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Match(args)) => matches::run(args),
         Some(Command::FakeEngine(args)) => fake::run(args),
         Some(Command::Mate(args)) => mate::run(args),
+        Some(Command::Ladder(args)) => ladder::run(args),
         Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Bench { depth }) => {
             let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
