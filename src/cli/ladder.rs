@@ -118,10 +118,8 @@ pub fn run(args: LadderArgs) -> Result<i32, Error> {
                 .nodes;
         }
         let time = start.elapsed();
-        let versus = match previous {
-            Some(below) => Some((below.name, play(rung.name, below.name, &args, &openings))),
-            None => None,
-        };
+        let versus =
+            previous.map(|below| (below.name, play(rung.name, below.name, &args, &openings)));
         let vs = versus.map_or(String::from("-"), |(below, r)| {
             format!(
                 "{below}: +{} ={} -{} {}",
