@@ -558,3 +558,58 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
         openings.swap(i, j);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::player::Kind;
+
+    fn config(players: usize, schedule: Schedule, rounds: u32, games: u32) -> Config {
+        let spec = |i: usize| PlayerSpec {
+            name: format!("p{i}"),
+            kind: Kind::Internal {
+                engine: "random".into(),
+            },
+            limit: Limit::Depth(1),
+            options: Vec::new(),
+            threads: 1,
+            hash_mb: 1,
+            syzygy: None,
+            seed: 0,
+        };
+        Config {
+            players: (0..players).map(spec).collect(),
+            schedule,
+            rounds,
+            games,
+            openings: load_openings("tests/data/openings.epd").unwrap(),
+            concurrency: 1,
+            adjudication: Adjudication::default(),
+            time_margin: Duration::ZERO,
+            move_timeout: Duration::from_secs(1),
+            event: String::new(),
+        }
+    }
+
+    #[test]
+    fn schedules_pair_everyone_and_swap_colours_on_each_opening() {
+        let jobs = schedule(&config(4, Schedule::RoundRobin, 2, 2));
+        assert_eq!(jobs.len(), 6 * 2 * 2, "six pairings, two rounds, two games");
+        for pair in jobs.chunks(2) {
+            assert_eq!(
+                (pair[0].white, pair[0].black),
+                (pair[1].black, pair[1].white)
+            );
+            assert_eq!(pair[0].opening, pair[1].opening);
+        }
+        let openings: std::collections::HashSet<usize> = jobs.iter().map(|j| j.opening).collect();
+        assert_eq!(
+            openings.len(),
+            12,
+            "each of the 12 pairs of games has its own opening"
+        );
+        let jobs = schedule(&config(4, Schedule::Gauntlet, 1, 4));
+        assert_eq!(jobs.len(), 3 * 4);
+        assert!(jobs.iter().all(|j| j.white == 0 || j.black == 0));
+    }
+}
