@@ -13,6 +13,7 @@ use crate::core::{Game, Limits};
 use crate::error::Error;
 use crate::ladder::{self, FixedDepth};
 use crate::tb::Syzygy;
+use crate::tb::dtm::DtmTables;
 
 /// How a score relates to the true value of a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -196,6 +197,8 @@ pub struct EngineOptions {
     /// The opening book engines from `book` upward consult; `None` plays without a book.
     pub book: Option<Arc<Book>>,
     pub book_policy: BookPolicy,
+    /// Distance-to-mate tables (Gaviota) the ladder engines play endgames from.
+    pub dtm: Option<Arc<dyn DtmTables>>,
 }
 
 /// A rung of the ladder, as `rookery engines` lists it.
@@ -289,10 +292,14 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "tt" => Box::new(ladder::tt::engine(options)),
         "quiescence" => Box::new(ladder::quiescence::engine(options)),
         "pst" => Box::new(ladder::pst::engine(options)),
-        "rookery" => Box::new(crate::search::engine::Rookery::new(options)),
+        "rookery" => return Ok(Box::new(crate::search::engine::Rookery::new(options))),
         _ => return Err(Error::UnknownEngine(name)),
     };
-    Ok(engine)
+    // The tutorial's engines play the endgames the distance-to-mate tables cover perfectly.
+    Ok(match &options.dtm {
+        Some(tables) => Box::new(crate::tb::dtm::WithDtm::new(engine, tables.clone())),
+        None => engine,
+    })
 }
 
 /// The names of all engines.

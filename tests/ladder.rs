@@ -170,6 +170,7 @@ fn every_engine_plays_legal_moves_and_stops_at_the_end() {
             seed: 11,
             book: Some(Arc::new(Book::builtin())),
             book_policy: BookPolicy::default(),
+            dtm: None,
         };
         let mut white = engine::create(name, &options).unwrap();
         let mut black = engine::create(name, &options).unwrap();
@@ -205,6 +206,7 @@ fn greedy_incremental_replays_greedy() {
                 seed,
                 book: Some(Arc::new(Book::builtin())),
                 book_policy: BookPolicy::default(),
+                dtm: None,
             };
             let mut white = engine::create(name, &options).unwrap();
             let mut black = engine::create(
@@ -242,6 +244,7 @@ fn book_engine_plays_only_book_moves_in_book() {
             seed,
             book: Some(book.clone()),
             book_policy: policy,
+            dtm: None,
         };
         let mut e = engine::create("book", &options).unwrap();
         let mut g = Game::default();

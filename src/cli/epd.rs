@@ -78,7 +78,7 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
         ..Limits::default()
     };
     let seed = args.engine_args.seed();
-    let mut engine = super::make_engine(&args.engine, &args.engine_args.options(seed, None))?;
+    let mut engine = args.engine_args.engine(&args.engine, seed, None)?;
     engine.configure(&Settings {
         threads: args.threads.max(1),
         hash_mb: args.hash.max(1),

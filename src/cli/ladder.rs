@@ -151,7 +151,9 @@ pub fn run(args: LadderArgs) -> Result<i32, Error> {
 }
 
 fn elo_text(r: &Wdl) -> String {
-    let (e, err) = (r.elo() + 0.0, r.elo_error());
+    let (e, err) = (r.elo(), r.elo_error());
+    // No "-0" for an even score.
+    let e = if e.abs() < 0.5 { 0.0 } else { e };
     if e.is_finite() && err.is_finite() {
         format!("{e:+.0} +/- {err:.0}")
     } else if e > 0.0 {

@@ -104,6 +104,10 @@ pub struct EngineArgs {
     /// Ignore book moves lighter than this
     #[arg(long, default_value_t = 50, value_name = "N")]
     pub min_weight: u16,
+    /// Gaviota tablebase directory: the ladder engines play the endgames it covers by distance
+    /// to mate (builds with the `gaviota` feature)
+    #[arg(long, value_name = "DIR")]
+    pub gaviota: Option<String>,
     /// Syzygy tablebase directories, separated by ':' (the strong engine probes them)
     #[arg(long, value_name = "DIRS")]
     pub syzygy: Option<String>,
@@ -149,7 +153,15 @@ impl EngineArgs {
         seed: u64,
         book: Option<Arc<Book>>,
     ) -> Result<Box<dyn Engine>, Error> {
-        let mut e = make_engine(name, &self.options(seed, book))?;
+        let options = EngineOptions {
+            dtm: self
+                .gaviota
+                .as_deref()
+                .map(crate::tb::open_gaviota)
+                .transpose()?,
+            ..self.options(seed, book)
+        };
+        let mut e = make_engine(name, &options)?;
         e.configure(&self.settings()?);
         Ok(e)
     }
@@ -158,6 +170,7 @@ impl EngineArgs {
         EngineOptions {
             seed,
             book,
+            dtm: None,
             book_policy: BookPolicy {
                 min_weight: self.min_weight,
                 weighted: self.weighted,

@@ -9,7 +9,8 @@ use crate::tb::Syzygy;
 #[derive(Subcommand, Debug)]
 pub enum TbCommand {
     /// Print WDL and DTZ (Syzygy; python-chess's conventions: WDL -2..2 as after a capture or
-    /// pawn move, DTZ signed, both from the side to move) and every legal move's result, best first
+    /// pawn move, DTZ signed, both from the side to move), DTM (Gaviota: signed plies to mate),
+    /// and every legal move's result, best first
     Probe(ProbeArgs),
 }
 
@@ -19,8 +20,11 @@ pub struct ProbeArgs {
     #[arg(long)]
     pub fen: String,
     /// Syzygy table directories, separated by ':'
-    #[arg(long, value_name = "DIRS")]
-    pub syzygy: String,
+    #[arg(long, value_name = "DIRS", required_unless_present = "gaviota")]
+    pub syzygy: Option<String>,
+    /// Gaviota table directory (distance to mate; builds with the `gaviota` feature)
+    #[arg(long, value_name = "DIR")]
+    pub gaviota: Option<String>,
 }
 
 /// Words for a WDL value from the mover's side.
@@ -37,18 +41,55 @@ pub fn wdl_name(wdl: i32) -> &'static str {
 pub fn run(command: TbCommand) -> Result<i32, Error> {
     let TbCommand::Probe(args) = command;
     let pos = parse_fen(&args.fen)?;
-    let tb = Syzygy::open(&args.syzygy)?;
+    let dtm_tables = args
+        .gaviota
+        .as_deref()
+        .map(crate::tb::open_gaviota)
+        .transpose()?;
+    let syzygy = args.syzygy.as_deref().map(Syzygy::open).transpose()?;
     let pieces = shakmaty::Position::board(&pos).occupied().count();
-    if !tb.covers(&pos, 7) {
-        return Err(Error::Invalid(format!(
-            "the tables cover positions of up to {} pieces without castling rights; this one has {pieces}{}",
-            tb.max_pieces(),
+    let uncovered = || {
+        Error::Invalid(format!(
+            "the tables do not cover this position ({pieces} pieces{})",
             if shakmaty::Position::castles(&pos).is_empty() {
                 ""
             } else {
-                " and castling rights"
+                ", castling rights"
             }
-        )));
+        ))
+    };
+    // Distance to mate of each move, when Gaviota tables are given.
+    let dtm_moves = match &dtm_tables {
+        Some(t) => {
+            let dtm = t.probe_dtm(&pos).ok_or_else(uncovered)?;
+            println!("DTM: {dtm}");
+            Some(crate::tb::dtm::rank_moves(t.as_ref(), &pos).ok_or_else(uncovered)?)
+        }
+        None => None,
+    };
+    let dtm_of = |m: shakmaty::Move| -> String {
+        dtm_moves
+            .as_ref()
+            .and_then(|v| v.iter().find(|s| s.mv == m))
+            .and_then(|s| s.score)
+            .map(|s| format!("  {}", crate::core::score::format_score(s)))
+            .unwrap_or_default()
+    };
+    let Some(tb) = syzygy else {
+        for s in dtm_moves.iter().flatten() {
+            println!(
+                "{:<8} {:<6} {}",
+                san(&pos, s.mv),
+                uci(s.mv),
+                s.score
+                    .map(crate::core::score::format_score)
+                    .unwrap_or_default()
+            );
+        }
+        return Ok(0);
+    };
+    if !tb.covers(&pos, 7) {
+        return Err(uncovered());
     }
     let not_found = || {
         let why = tb.take_messages().join("; ");
@@ -68,11 +109,12 @@ pub fn run(command: TbCommand) -> Result<i32, Error> {
     let moves = tb.rank_moves(&pos).ok_or_else(not_found)?;
     for r in moves {
         println!(
-            "{:<8} {:<6} {:<12} DTZ {}",
+            "{:<8} {:<6} {:<12} DTZ {}{}",
             san(&pos, r.mv),
             uci(r.mv),
             wdl_name(r.wdl),
-            r.dtz
+            r.dtz,
+            dtm_of(r.mv)
         );
     }
     Ok(0)

@@ -7,6 +7,10 @@
 //! thread. Missing tables are a miss, not an error; a table that turns out corrupt while probing
 //! is reported once and then the whole set is left alone, so the engine plays on without it.
 
+pub mod dtm;
+#[cfg(feature = "gaviota")]
+pub mod gaviota;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,6 +19,21 @@ use shakmaty::{Chess, Move, Position};
 use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase, Wdl};
 
 use crate::error::Error;
+
+/// Opens Gaviota tables (distance to mate) for the ladder engines. Builds without the `gaviota`
+/// feature say how to get it.
+pub fn open_gaviota(dir: &str) -> Result<Arc<dyn dtm::DtmTables>, Error> {
+    #[cfg(feature = "gaviota")]
+    {
+        Ok(Arc::new(gaviota::Gaviota::open(dir)?))
+    }
+    #[cfg(not(feature = "gaviota"))]
+    {
+        Err(Error::Invalid(format!(
+            "cannot open Gaviota tables in '{dir}': this build has no Gaviota support (build with `--features gaviota`, which needs libclang)"
+        )))
+    }
+}
 
 /// An open set of Syzygy tables. Cheap to clone; clones are the same set.
 #[derive(Clone)]
