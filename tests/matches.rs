@@ -251,3 +251,35 @@ fn bad_match_settings_are_one_clear_error() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn three_engines_get_standings_and_a_crosstable() {
+    let (stdout, s) = run_match(&[
+        "--engine",
+        "engine=random",
+        "depth=1",
+        "--engine",
+        "engine=greedy",
+        "depth=1",
+        "--engine",
+        "engine=alphabeta",
+        "depth=2",
+        "--games",
+        "2",
+        "--maxmoves",
+        "40",
+    ]);
+    assert_eq!(s["games"], 6, "three pairings, two games each");
+    assert_eq!(s["pairs"].as_array().unwrap().len(), 3);
+    assert!(
+        stdout.contains("Crosstable") && stdout.contains("Elo vs field"),
+        "{stdout}"
+    );
+    let total: f64 = s["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["points"].as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 6.0, "every game gives out one point");
+}

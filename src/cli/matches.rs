@@ -534,6 +534,43 @@ pub fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
                 fmt_elo(p.elo, p.elo_error)
             )?;
         }
+        // The crosstable: each row's points against each column, of the games they played.
+        writeln!(out)?;
+        write!(out, "{:<20}", "Crosstable")?;
+        for (i, _) in order.iter().enumerate() {
+            write!(out, "{:>9}", i + 1)?;
+        }
+        writeln!(out)?;
+        for (i, row) in order.iter().enumerate() {
+            write!(out, "{:<20}", format!("{} {}", i + 1, row.name))?;
+            for col in &order {
+                let cell = if row.name == col.name {
+                    "-".to_string()
+                } else {
+                    s.pairs
+                        .iter()
+                        .find_map(|p| {
+                            if p.first == row.name && p.second == col.name {
+                                Some(p.result)
+                            } else if p.first == col.name && p.second == row.name {
+                                Some(Wdl {
+                                    wins: p.result.losses,
+                                    draws: p.result.draws,
+                                    losses: p.result.wins,
+                                })
+                            } else {
+                                None
+                            }
+                        })
+                        .map_or("".to_string(), |r| {
+                            let pts = f64::from(r.wins) + f64::from(r.draws) / 2.0;
+                            format!("{pts}/{}", r.games())
+                        })
+                };
+                write!(out, "{cell:>9}")?;
+            }
+            writeln!(out)?;
+        }
     }
     writeln!(
         out,
