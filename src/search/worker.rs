@@ -376,7 +376,8 @@ impl Worker {
 
             // Step 8. Null move pruning: if passing still beats beta, a real move will too.
             // Not with fewer than two pieces besides pawns, where passing is often the best move
-            // (zugzwang: zugzwang.003 and .004 of null-move.epd need this).
+            // (zugzwang: zugzwang.003 and .004 of null-move.epd need this). Measured: this guard
+            // with the verification of Step 8a, against neither, -9 +/- 38 Elo (200 games, 3+0.03).
             if depth >= NMP_MIN_DEPTH
                 && eval >= beta
                 && ply >= self.nmp_min_ply
