@@ -196,18 +196,11 @@ fn play(upper: &str, lower: &str, args: &LadderArgs, openings: &[runner::Opening
     };
     let mut r = Wdl::default();
     runner::run(&cfg, runner::schedule(&cfg), |p| {
-        let upper_score = if p.job.white == 0 {
+        r.add(if p.job.white == 0 {
             p.white_score
         } else {
             1.0 - p.white_score
-        };
-        if upper_score == 1.0 {
-            r.wins += 1;
-        } else if upper_score == 0.0 {
-            r.losses += 1;
-        } else {
-            r.draws += 1;
-        }
+        });
         true
     });
     r

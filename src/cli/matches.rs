@@ -388,19 +388,10 @@ impl Tally {
     fn add(&mut self, p: &Played) {
         self.played += 1;
         let (w, b) = (p.job.white, p.job.black);
-        let record = |r: &mut Wdl, score: f64| {
-            if score == 1.0 {
-                r.wins += 1
-            } else if score == 0.0 {
-                r.losses += 1
-            } else {
-                r.draws += 1
-            }
-        };
-        record(&mut self.pair[w][b], p.white_score);
-        record(&mut self.pair[b][w], 1.0 - p.white_score);
-        record(&mut self.standings[w].result, p.white_score);
-        record(&mut self.standings[b].result, 1.0 - p.white_score);
+        self.pair[w][b].add(p.white_score);
+        self.pair[b][w].add(1.0 - p.white_score);
+        self.standings[w].result.add(p.white_score);
+        self.standings[b].result.add(1.0 - p.white_score);
         if let Some((who, kind)) = p.culprit {
             let s = &mut self.standings[who];
             match kind {

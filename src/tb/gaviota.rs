@@ -2,7 +2,7 @@
 //! `gaviota-sys` bindings; only in builds with the `gaviota` feature. The C library keeps global
 //! state, so one set of tables is open at a time and every call goes through one lock.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::raw::{c_int, c_uchar, c_uint};
 use std::sync::Mutex;
 
@@ -37,13 +37,11 @@ impl Gaviota {
         let available = unsafe {
             let paths = gtb::tbpaths_init();
             let paths = gtb::tbpaths_add(paths, path.as_ptr());
-            let info = if gtb::tb_is_initialized() != 0 {
-                gtb::tb_restart(0, gtb::TB_compression_scheme::tb_CP4 as c_int, paths)
+            // The returned text describes what was found; availability below says the same.
+            if gtb::tb_is_initialized() != 0 {
+                gtb::tb_restart(0, gtb::TB_compression_scheme::tb_CP4 as c_int, paths);
             } else {
-                gtb::tb_init(0, gtb::TB_compression_scheme::tb_CP4 as c_int, paths)
-            };
-            if !info.is_null() {
-                let _ = CStr::from_ptr(info);
+                gtb::tb_init(0, gtb::TB_compression_scheme::tb_CP4 as c_int, paths);
             }
             if gtb::tbcache_is_on() == 0 {
                 gtb::tbcache_init(16 * 1024 * 1024, 50);

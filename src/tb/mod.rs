@@ -180,45 +180,31 @@ impl Syzygy {
         }
     }
 
-    /// WDL of a position reached by a capture or pawn move (the only time a WDL probe is exact
-    /// under the 50-move rule), from the side to move. `None`: not in the tables.
-    pub fn probe_wdl_after_zeroing(&self, pos: &Chess) -> Option<Wdl> {
+    /// One probe of the sound tables; a failure is noted (said once) and reads as `None`.
+    fn probe<T>(&self, f: impl FnOnce(&Tablebase<Chess>) -> Result<T, SyzygyError>) -> Option<T> {
         if self.inner.broken.load(Ordering::Relaxed) {
             return None;
         }
-        self.inner
-            .tables
-            .probe_wdl_after_zeroing(pos)
-            .map_err(|e| self.note(&e))
-            .ok()
+        f(&self.inner.tables).map_err(|e| self.note(&e)).ok()
+    }
+
+    /// WDL of a position reached by a capture or pawn move (the only time a WDL probe is exact
+    /// under the 50-move rule), from the side to move. `None`: not in the tables.
+    pub fn probe_wdl_after_zeroing(&self, pos: &Chess) -> Option<Wdl> {
+        self.probe(|t| t.probe_wdl_after_zeroing(pos))
     }
 
     /// WDL of any position, counting its 50-move clock, from the side to move (-2..2; a result
     /// the rounding of DTZ leaves unsure counts as the cursed or blessed one).
     pub fn probe_wdl(&self, pos: &Chess) -> Option<i32> {
-        if self.inner.broken.load(Ordering::Relaxed) {
-            return None;
-        }
-        self.inner
-            .tables
-            .probe_wdl(pos)
-            .map(wdl_value)
-            .map_err(|e| self.note(&e))
-            .ok()
+        self.probe(|t| t.probe_wdl(pos)).map(wdl_value)
     }
 
     /// DTZ of a position from the side to move: signed plies to the next capture or pawn move of
     /// the winning line (0 for a draw).
     pub fn probe_dtz(&self, pos: &Chess) -> Option<i32> {
-        if self.inner.broken.load(Ordering::Relaxed) {
-            return None;
-        }
-        self.inner
-            .tables
-            .probe_dtz(pos)
+        self.probe(|t| t.probe_dtz(pos))
             .map(|d| d.ignore_rounding().0)
-            .map_err(|e| self.note(&e))
-            .ok()
     }
 
     /// Every legal move of `pos` with its result, best first: wins by the fewest plies to the next

@@ -11,7 +11,6 @@ use serde::Serialize;
 use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
 
 use super::player::{self, Clocks, Fault, Limit, Player, PlayerSpec};
-use crate::core::game::fen_of;
 use crate::core::{Game, Termination, pgn};
 use crate::tb::Syzygy;
 
@@ -113,13 +112,18 @@ pub struct Played {
 
 impl Played {
     pub fn result(&self) -> &'static str {
-        if self.white_score == 1.0 {
-            "1-0"
-        } else if self.white_score == 0.0 {
-            "0-1"
-        } else {
-            "1/2-1/2"
-        }
+        result_text(self.white_score)
+    }
+}
+
+/// The PGN result for White's score.
+fn result_text(white_score: f64) -> &'static str {
+    if white_score == 1.0 {
+        "1-0"
+    } else if white_score == 0.0 {
+        "0-1"
+    } else {
+        "1/2-1/2"
     }
 }
 
@@ -381,13 +385,7 @@ fn play_game(
     }
 
     let (white_score, ending, culprit) = outcome.expect("the loop ends with an outcome");
-    let result = if white_score == 1.0 {
-        "1-0"
-    } else if white_score == 0.0 {
-        "0-1"
-    } else {
-        "1/2-1/2"
-    };
+    let result = result_text(white_score);
     let tc = |i: usize| cfg.players[i].limit.pgn();
     let mut tags = vec![
         ("Event", cfg.event.clone()),
@@ -505,49 +503,19 @@ pub fn load_openings(path: &str) -> Result<Vec<Opening>, crate::Error> {
             });
         }
     } else {
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            if fields.len() < 4 {
-                return Err(crate::Error::Invalid(format!(
-                    "{path}:{}: not an EPD or FEN line",
-                    i + 1
-                )));
-            }
-            // EPD has four fields; a FEN line has six.
-            let six = fields.len() >= 6
-                && fields[4].parse::<u32>().is_ok()
-                && fields[5].trim_end_matches(';').parse::<u32>().is_ok();
-            let fen = if six {
-                fields[..6].join(" ")
-            } else {
-                format!("{} 0 1", fields[..4].join(" "))
-            };
-            let start = crate::core::game::parse_fen(&fen)
-                .map_err(|e| crate::Error::Invalid(format!("{path}:{}: {e}", i + 1)))?;
-            out.push(Opening {
-                start,
-                moves: Vec::new(),
-                name: format!("{path} #{}", i + 1),
-            });
-        }
+        // EPD or FEN lines (operations, if any, are ignored).
+        let records =
+            crate::epd::parse(&text).map_err(|e| crate::Error::Invalid(format!("{path}: {e}")))?;
+        out.extend(records.into_iter().map(|r| Opening {
+            start: r.pos,
+            moves: Vec::new(),
+            name: format!("{path} #{}", r.line),
+        }));
     }
     if out.is_empty() {
         return Err(crate::Error::Invalid(format!("{path}: no openings found")));
     }
     Ok(out)
-}
-
-/// The FEN an opening reaches (for tests and the summary).
-pub fn opening_fen(o: &Opening) -> String {
-    let mut pos = o.start.clone();
-    for &m in &o.moves {
-        pos.play_unchecked(m);
-    }
-    fen_of(&pos)
 }
 
 /// A shuffled copy of `openings` (Fisher-Yates with the crate's seeded generator).

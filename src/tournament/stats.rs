@@ -20,6 +20,17 @@ pub struct Wdl {
 }
 
 impl Wdl {
+    /// Counts one game by its score (1 win, 0.5 draw, 0 loss).
+    pub fn add(&mut self, score: f64) {
+        if score == 1.0 {
+            self.wins += 1;
+        } else if score == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
