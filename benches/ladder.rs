@@ -8,9 +8,10 @@ use std::time::Instant;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rookery::core::trace::NoTrace;
 use rookery::core::{Game, Limits};
-use rookery::engine::{self, EngineOptions};
+use rookery::engine::EngineOptions;
 use rookery::ladder::{alphabeta, minimax, negamax};
 use rookery::perft::perft;
+use rookery::registry;
 
 const POSITIONS: [(&str, &str); 3] = [
     ("endgame", "8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 47"),
@@ -27,7 +28,7 @@ fn greedy(c: &mut Criterion) {
     for (name, fen) in POSITIONS {
         let game = Game::from_fen(fen).unwrap();
         for engine_name in ["greedy", "greedy-incremental"] {
-            let mut e = engine::create(engine_name, &EngineOptions::default()).unwrap();
+            let mut e = registry::create(engine_name, &EngineOptions::default()).unwrap();
             group.bench_function(format!("{engine_name}/{name}"), |b| {
                 b.iter(|| black_box(e.analyse(&game, &Limits::depth(1))))
             });
@@ -52,7 +53,7 @@ fn search(name: &str, game: &Game, depth: u32) -> u64 {
         "alphabeta" => alphabeta::search(game, &limits, depth, &mut NoTrace).nodes,
         "negamax" => negamax::search(game, &limits, depth, &mut NoTrace).nodes,
         _ => {
-            let mut e = engine::create(name, &EngineOptions::default()).unwrap();
+            let mut e = registry::create(name, &EngineOptions::default()).unwrap();
             e.analyse(game, &limits).nodes
         }
     }

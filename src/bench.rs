@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::game::parse_fen;
 use crate::core::{Game, Limits};
-use crate::engine::{Engine, EngineOptions, Settings};
+use crate::engine::{Engine, Settings};
 use crate::search::engine::Rookery;
 
 /// Default bench depth.
@@ -78,7 +78,7 @@ pub struct BenchLine {
 
 /// Runs the bench at `depth`, calling `each` after every position; returns (nodes, time).
 pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchLine)) -> (u64, Duration) {
-    let mut engine = Rookery::new(&EngineOptions::default());
+    let mut engine = Rookery::new(0);
     engine.configure(&Settings::default());
     let mut total = 0;
     let mut time = Duration::ZERO;
@@ -97,6 +97,22 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchLine)) -> (u64, Duratio
         each(i, &line);
     }
     (total, time)
+}
+
+/// Runs the bench at `depth` (at least 1) and hands each line of its report to `line`: one per
+/// position, then the total `<nodes> nodes <nps> nps`. `rookery bench` and UCI `bench` print
+/// this.
+pub fn run_printed(depth: u32, mut line: impl FnMut(&str)) {
+    let (nodes, time) = run(depth.max(1), |i, l| {
+        line(&format!(
+            "{:>2} {:>10} nodes {:>6} ms  {}",
+            i + 1,
+            l.nodes,
+            l.elapsed.as_millis(),
+            l.fen
+        ));
+    });
+    line(&format!("{nodes} nodes {} nps", nps(nodes, time)));
 }
 
 /// Nodes per second, guarding against a zero time.

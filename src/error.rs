@@ -10,8 +10,8 @@ pub enum Error {
     Fen { fen: String, reason: String },
     /// A move that does not parse or is not legal in the position.
     Move { text: String, reason: String },
-    /// An engine name that is not on the ladder.
-    UnknownEngine(String),
+    /// An engine name that is not on the ladder; `known` lists the names that are.
+    UnknownEngine { name: String, known: String },
     /// A file that cannot be read or written.
     Io { path: String, reason: String },
     /// A Polyglot book that is not a valid book file.
@@ -25,15 +25,9 @@ impl fmt::Display for Error {
         match self {
             Error::Fen { fen, reason } => write!(f, "invalid FEN '{fen}': {reason}"),
             Error::Move { text, reason } => write!(f, "move '{text}': {reason}"),
-            Error::UnknownEngine(name) => write!(
-                f,
-                "unknown engine '{name}' (known: {})",
-                crate::engine::ENGINES
-                    .iter()
-                    .map(|e| e.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Error::UnknownEngine { name, known } => {
+                write!(f, "unknown engine '{name}' (known: {known})")
+            }
             Error::Io { path, reason } => write!(f, "{path}: {reason}"),
             Error::Book(reason) => write!(f, "bad opening book: {reason}"),
             Error::Invalid(reason) => f.write_str(reason),

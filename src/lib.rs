@@ -5,12 +5,12 @@
 //!
 //! ```
 //! use rookery::core::{Game, Limits};
-//! use rookery::engine::{self, EngineOptions};
+//! use rookery::engine::EngineOptions;
 //!
 //! // A mate in one for White.
 //! let game = Game::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
 //! for name in ["alphabeta", "rookery"] {
-//!     let mut e = engine::create(name, &EngineOptions::default()).unwrap();
+//!     let mut e = rookery::registry::create(name, &EngineOptions::default()).unwrap();
 //!     let analysis = e.analyse(&game, &Limits::depth(3));
 //!     assert_eq!(rookery::core::game::san(game.position(), analysis.best.unwrap()), "Rd8#");
 //! }
@@ -20,13 +20,16 @@ pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod driver;
 pub mod engine;
 pub mod epd;
 pub mod error;
 pub mod eval;
 pub mod ladder;
 pub mod mate;
+pub mod options;
 pub mod perft;
+pub mod registry;
 pub mod search;
 pub mod tb;
 pub mod tournament;

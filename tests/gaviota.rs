@@ -10,7 +10,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_rookery");
 mod with_tables {
     use super::*;
     use rookery::core::{Game, Limits, Termination};
-    use rookery::engine::{self, EngineOptions, play_out};
+    use rookery::driver::play_out;
+    use rookery::engine::EngineOptions;
+    use rookery::registry;
     use rookery::tb::open_gaviota;
 
     const DIR: &str = "tests/data/gaviota";
@@ -79,8 +81,8 @@ mod with_tables {
             dtm: Some(tables),
             ..EngineOptions::default()
         };
-        let mut white = engine::create("alphabeta", &options).unwrap();
-        let mut black = engine::create("alphabeta", &options).unwrap();
+        let mut white = registry::create("alphabeta", &options).unwrap();
+        let mut black = registry::create("alphabeta", &options).unwrap();
         let mut game = Game::from_fen("8/8/8/5k2/8/8/1Q6/K7 w - - 0 1").unwrap();
         let limits = Limits::depth(2);
         let end = play_out(

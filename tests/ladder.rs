@@ -2,11 +2,14 @@
 //! counts, greedy = greedy-incremental, the book engine staying in book.
 
 use rookery::book::{Book, BookPolicy};
+use rookery::core::Bound;
 use rookery::core::trace::NoTrace;
 use rookery::core::{Game, Limits};
-use rookery::engine::{self, Bound, EngineOptions, play_out};
+use rookery::driver::play_out;
+use rookery::engine::EngineOptions;
 use rookery::eval::material;
 use rookery::ladder::{alphabeta, minimax, negamax};
+use rookery::registry;
 use shakmaty::Position;
 use std::sync::Arc;
 
@@ -52,7 +55,7 @@ fn greedy_scores_the_promotion_position() {
         ("a8a7", -11),
     ];
     for name in ["greedy", "greedy-incremental"] {
-        let mut e = engine::create(name, &no_book(1)).unwrap();
+        let mut e = registry::create(name, &no_book(1)).unwrap();
         let g = game("Kn2rn1k/1p2P3/8/8/8/8/8/8 w - - 0 1");
         let a = e.analyse(&g, &Limits::depth(1));
         assert_eq!(a.moves.len(), expected.len());
@@ -93,7 +96,7 @@ fn values_at(fen: &str, depth: u32) -> Vec<(&'static str, i32)> {
         ),
     ];
     for name in ["iterative", "tt"] {
-        let mut e = engine::create(name, &no_book(0)).unwrap();
+        let mut e = registry::create(name, &no_book(0)).unwrap();
         let a = e.analyse(&g, &limits);
         assert_eq!(a.depth, depth, "{name} finished depth {depth}");
         values.push((name, a.score.unwrap()));
@@ -165,15 +168,15 @@ fn alphabeta_bounds_and_exact_analysis() {
 
 #[test]
 fn every_engine_plays_legal_moves_and_stops_at_the_end() {
-    for name in engine::names() {
+    for name in registry::names() {
         let options = EngineOptions {
             seed: 11,
             book: Some(Arc::new(Book::builtin())),
             book_policy: BookPolicy::default(),
             dtm: None,
         };
-        let mut white = engine::create(name, &options).unwrap();
-        let mut black = engine::create(name, &options).unwrap();
+        let mut white = registry::create(name, &options).unwrap();
+        let mut black = registry::create(name, &options).unwrap();
         let mut g = Game::default();
         let limits = Limits {
             depth: Some(2),
@@ -208,8 +211,8 @@ fn greedy_incremental_replays_greedy() {
                 book_policy: BookPolicy::default(),
                 dtm: None,
             };
-            let mut white = engine::create(name, &options).unwrap();
-            let mut black = engine::create(
+            let mut white = registry::create(name, &options).unwrap();
+            let mut black = registry::create(
                 name,
                 &EngineOptions {
                     seed: seed + 1,
@@ -246,7 +249,7 @@ fn book_engine_plays_only_book_moves_in_book() {
             book_policy: policy,
             dtm: None,
         };
-        let mut e = engine::create("book", &options).unwrap();
+        let mut e = registry::create("book", &options).unwrap();
         let mut g = Game::default();
         let mut in_book = 0;
         for _ in 0..20 {
@@ -300,8 +303,8 @@ fn quiescence_sees_the_recapture() {
     // the capture search sees the recapture.
     let g = game("4k3/8/5n2/3p4/8/8/3Q4/4K3 w - - 0 1");
     let limits = Limits::depth(1);
-    let mut tt = engine::create("tt", &no_book(0)).unwrap();
-    let mut q = engine::create("quiescence", &no_book(0)).unwrap();
+    let mut tt = registry::create("tt", &no_book(0)).unwrap();
+    let mut q = registry::create("quiescence", &no_book(0)).unwrap();
     let naive = tt.analyse(&g, &limits);
     let careful = q.analyse(&g, &limits);
     let uci = |m| rookery::core::game::uci(m);
@@ -314,7 +317,7 @@ fn quiescence_sees_the_recapture() {
 fn iterative_stops_on_time_with_a_move() {
     let g = game(MIDDLEGAME);
     for name in ["iterative", "tt", "quiescence", "pst"] {
-        let mut e = engine::create(name, &no_book(0)).unwrap();
+        let mut e = registry::create(name, &no_book(0)).unwrap();
         let a = e.analyse(&g, &Limits::movetime_ms(50));
         let m = a.best.expect("a move");
         assert!(g.position().is_legal(m), "{name}");
@@ -339,7 +342,7 @@ fn engines_see_mates_and_repetition_draws() {
         "quiescence",
         "pst",
     ] {
-        let mut e = engine::create(name, &no_book(0)).unwrap();
+        let mut e = registry::create(name, &no_book(0)).unwrap();
         let a = e.analyse(&g, &Limits::depth(2));
         assert_eq!(rookery::core::game::uci(a.best.unwrap()), "d1d8", "{name}");
         assert_eq!(
@@ -362,8 +365,8 @@ fn engines_see_mates_and_repetition_draws() {
 #[test]
 fn unknown_engine_is_an_error() {
     assert!(matches!(
-        engine::create("stockfish", &no_book(0)),
-        Err(rookery::Error::UnknownEngine(_))
+        registry::create("stockfish", &no_book(0)),
+        Err(rookery::Error::UnknownEngine { .. })
     ));
-    assert_eq!(engine::names().count(), 12);
+    assert_eq!(registry::names().count(), 12);
 }

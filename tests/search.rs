@@ -4,11 +4,11 @@
 use rookery::core::game::uci;
 use rookery::core::score::mate_moves;
 use rookery::core::{Game, Limits};
-use rookery::engine::{Engine, EngineOptions, Settings};
+use rookery::engine::{Engine, Settings};
 use rookery::search::engine::Rookery;
 
 fn best(fen: &str, depth: u32, threads: usize) -> (String, Option<i32>, u64) {
-    let mut e = Rookery::new(&EngineOptions::default());
+    let mut e = Rookery::new(0);
     e.configure(&Settings {
         threads,
         ..Settings::default()
@@ -42,7 +42,7 @@ fn zugzwang_positions_solve_with_null_move_on() {
         let id = line.split('"').nth(1).unwrap();
         let nodes = budgets.iter().find(|(i, _)| *i == id).unwrap().1;
         let game = Game::from_fen(&fen).unwrap();
-        let mut e = Rookery::new(&EngineOptions::default());
+        let mut e = Rookery::new(0);
         e.configure(&Settings {
             hash_mb: 256,
             ..Settings::default()
@@ -96,7 +96,7 @@ fn one_searched_move_is_still_searched_to_the_depth_asked() {
     // clock may stop early.
     let game = Game::from_fen("7k/5K2/5P1p/3p4/6P1/3p4/8/8 w - - 0 1").unwrap();
     let g5 = rookery::core::game::parse_move(game.position(), "g5").unwrap();
-    let mut e = Rookery::new(&EngineOptions::default());
+    let mut e = Rookery::new(0);
     let a = e.analyse(
         &game,
         &Limits {

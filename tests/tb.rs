@@ -5,7 +5,8 @@ use std::process::Command;
 
 use rookery::core::game::parse_fen;
 use rookery::core::{Game, Limits, Termination};
-use rookery::engine::{Engine, EngineOptions, Settings, play_out};
+use rookery::driver::play_out;
+use rookery::engine::{Engine, Settings};
 use rookery::search::engine::Rookery;
 use rookery::tb::Syzygy;
 use shakmaty::Position;
@@ -82,7 +83,7 @@ fn tb_probe_lists_the_result_and_every_move_best_first() {
 }
 
 fn engine(tables: bool) -> Rookery {
-    let mut e = Rookery::new(&EngineOptions::default());
+    let mut e = Rookery::new(0);
     e.configure(&Settings {
         syzygy: tables.then(|| Syzygy::open(TABLES).unwrap()),
         ..Settings::default()

@@ -105,30 +105,20 @@ fn handshake_lists_every_option() {
     let lines = e.until(|l| l == "uciok");
     assert!(lines.iter().any(|l| l.starts_with("id name Rookery ")));
     assert!(lines.iter().any(|l| l.starts_with("id author ")));
-    for name in [
-        "Hash",
-        "Threads",
-        "MultiPV",
-        "Move Overhead",
-        "Clear Hash",
-        "Ponder",
-        "UCI_Chess960",
-        "UCI_LimitStrength",
-        "UCI_Elo",
-        "UCI_ShowWDL",
-        "OwnBook",
-        "BookFile",
-        "SyzygyPath",
-        "SyzygyProbeDepth",
-        "SyzygyProbeLimit",
-        "Engine",
-    ] {
+    // Every option of the one table, in its order, and nothing else.
+    let options: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("option name "))
+        .collect();
+    assert_eq!(options.len(), rookery::options::OPTIONS.len());
+    for (d, line) in rookery::options::OPTIONS.iter().zip(options) {
         assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {name} type "))),
-            "{name}"
+            line.starts_with(&format!("option name {} type ", d.name)),
+            "{line}"
         );
+    }
+    for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "SyzygyPath", "UCI_Elo"] {
+        assert!(rookery::options::find(name).is_some(), "{name}");
     }
     e.ready();
     e.quit();

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 
 use shakmaty::{Color, KnownOutcome, Position};
 
-use super::encode_move;
-use super::pgn::PgnGame;
 use crate::core::game::hash;
+use crate::core::moves::encode_move;
+use crate::core::pgn::PgnGame;
 
 #[derive(Clone, Copy, Debug)]
 pub struct BuildOptions {
@@ -96,7 +96,7 @@ pub fn build(games: &[PgnGame], options: BuildOptions) -> (Vec<u8>, BuildReport)
 mod tests {
     use super::*;
     use crate::book::Book;
-    use crate::book::pgn::read_games;
+    use crate::core::pgn::read_games;
     use shakmaty::Chess;
 
     #[test]

@@ -8,15 +8,15 @@
 //! Finding a position is a binary search for the first entry with its key.
 
 pub mod build;
-pub mod pgn;
 
 use std::borrow::Cow;
 use std::path::Path;
 
-use shakmaty::{Chess, Move, Position, Role, Square};
+use shakmaty::{Chess, Move, Position};
 
 use crate::core::Rng;
 use crate::core::game::hash;
+use crate::core::moves::encode_move;
 use crate::error::Error;
 
 const ENTRY_SIZE: usize = 16;
@@ -174,53 +174,9 @@ impl Book {
     }
 }
 
-fn square_bits(sq: Square) -> u16 {
-    u16::from(sq.rank()) * 8 + u16::from(sq.file())
-}
-
-/// A move in Polyglot's 16-bit encoding.
-pub fn encode_move(m: Move) -> u16 {
-    let (from, to, promotion) = match m {
-        Move::Normal {
-            from,
-            to,
-            promotion,
-            ..
-        } => (from, to, promotion),
-        Move::EnPassant { from, to } => (from, to, None),
-        // Polyglot writes castling as the king taking its own rook.
-        Move::Castle { king, rook } => (king, rook, None),
-        Move::Put { to, .. } => (to, to, None),
-    };
-    let promo = match promotion {
-        Some(Role::Knight) => 1,
-        Some(Role::Bishop) => 2,
-        Some(Role::Rook) => 3,
-        Some(Role::Queen) => 4,
-        _ => 0,
-    };
-    square_bits(to) | square_bits(from) << 6 | promo << 12
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_move;
-
-    #[test]
-    fn encoding_follows_polyglot() {
-        let pos = Chess::default();
-        // e2e4: from e2 = 12, to e4 = 28.
-        assert_eq!(encode_move(parse_move(&pos, "e4").unwrap()), 28 | 12 << 6);
-        let castle = crate::core::game::parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        // O-O is e1h1: from 4, to 7.
-        assert_eq!(encode_move(parse_move(&castle, "O-O").unwrap()), 7 | 4 << 6);
-        let promo = crate::core::game::parse_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
-        assert_eq!(
-            encode_move(parse_move(&promo, "a8=N").unwrap()),
-            56 | 48 << 6 | 1 << 12
-        );
-    }
 
     #[test]
     fn corrupt_books_are_refused() {

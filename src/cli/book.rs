@@ -1,8 +1,9 @@
 //! `rookery book build` and `rookery book probe`.
 
+use crate::book::Book;
 use crate::book::build::{BuildOptions, build};
-use crate::book::{Book, pgn};
 use crate::core::game::{parse_fen, san, uci};
+use crate::core::pgn;
 use crate::error::Error;
 use clap::Subcommand;
 

@@ -14,6 +14,7 @@ use crate::core::{Game, Limits};
 use crate::engine::Settings;
 use crate::epd;
 use crate::error::Error;
+use crate::options::default_spin;
 
 #[derive(Args, Debug)]
 pub struct EpdArgs {
@@ -32,10 +33,10 @@ pub struct EpdArgs {
     #[arg(long)]
     pub nodes: Option<u64>,
     /// Search threads (the strong engine)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = default_spin("Threads") as usize)]
     pub threads: usize,
     /// Hash table in MB (the strong engine)
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = default_spin("Hash") as usize)]
     pub hash: usize,
     /// Only the first N positions
     #[arg(long, value_name = "N")]

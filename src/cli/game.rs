@@ -6,12 +6,11 @@ use std::io::Write;
 use clap::Args;
 use shakmaty::{Color, Position};
 
-use super::board::draw;
-use super::play::describe;
 use super::{EngineArgs, SearchArgs};
+use crate::core::Game;
+use crate::core::draw::draw;
 use crate::core::game::san;
-use crate::core::{Game, Termination, pgn};
-use crate::engine::play_out;
+use crate::driver::{GameEnd, Header, play_out, save_pgn};
 use crate::error::Error;
 
 #[derive(Args, Debug)]
@@ -43,45 +42,27 @@ pub struct GameArgs {
     pub engine_args: EngineArgs,
 }
 
-/// How an engine game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    pub result: &'static str,
-    pub reason: String,
-    pub termination: Termination,
-}
-
 pub fn run(args: GameArgs) -> Result<i32, Error> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let (game, result, seed) = play_game(&args, &mut out)?;
+    let (game, end, seed) = play_game(&args, &mut out)?;
     if let Some(path) = &args.pgn {
-        let tags = [
-            ("Event", "Rookery engine game".to_string()),
-            ("Site", "rookery game".to_string()),
-            ("Date", pgn::today()),
-            ("Round", "1".to_string()),
-            ("White", args.white.clone()),
-            ("Black", args.black.clone()),
-            (
-                "Termination",
-                if result.termination.is_normal() {
-                    "normal".to_string()
-                } else {
-                    "unterminated".to_string()
-                },
-            ),
-            ("Seed", seed.to_string()),
-        ];
-        let text = pgn::write(&game, &tags, result.result, Some(&result.reason));
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+        let header = Header {
+            event: "Rookery engine game".into(),
+            site: "rookery game".into(),
+            round: "1".into(),
+            white: args.white.clone(),
+            black: args.black.clone(),
+            extra: vec![("Seed", seed.to_string())],
+        };
+        save_pgn(path, &game, &header, &end)?;
         writeln!(out, "Game saved to {path}").map_err(|e| Error::io("stdout", e))?;
     }
     Ok(0)
 }
 
 /// Plays the game, printing as it goes; returns the game, its result and the seed used.
-pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameResult, u64), Error> {
+pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameEnd, u64), Error> {
     let io = |e: std::io::Error| Error::io("stdout", e);
     let mut game = Game::from_optional_fen(args.fen.as_deref())?;
     let seed = args.engine_args.seed();
@@ -135,14 +116,6 @@ pub fn play_game(args: &GameArgs, out: &mut dyn Write) -> Result<(Game, GameResu
             Ok(())
         },
     )?;
-    let result = GameResult {
-        result: end.result,
-        reason: match game.outcome() {
-            Some((outcome, why)) => describe(outcome, why),
-            None => format!("stopped after {} half-moves", args.max_plies),
-        },
-        termination: end.termination,
-    };
-    writeln!(out, "\nResult: {} ({})", result.result, result.reason).map_err(io)?;
-    Ok((game, result, seed))
+    writeln!(out, "\nResult: {} ({})", end.outcome.pgn(), end.reason).map_err(io)?;
+    Ok((game, end, seed))
 }

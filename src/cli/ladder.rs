@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::core::{Game, Limits};
-use crate::engine::{self, ENGINES, EngineOptions};
+use crate::engine::EngineOptions;
 use crate::error::Error;
+use crate::registry::{self, ENGINES, EngineInfo};
 use crate::tournament::player::{Kind, Limit, PlayerSpec};
 use crate::tournament::runner::{self, Adjudication, Config, Schedule};
 use crate::tournament::stats::Wdl;
@@ -74,7 +75,7 @@ fn limit(name: &str, args: &LadderArgs) -> Limit {
 }
 
 pub fn run(args: LadderArgs) -> Result<i32, Error> {
-    let rungs: Vec<&'static engine::EngineInfo> = if args.rungs.is_empty() {
+    let rungs: Vec<&'static EngineInfo> = if args.rungs.is_empty() {
         ENGINES.iter().collect()
     } else {
         args.rungs
@@ -83,7 +84,7 @@ pub fn run(args: LadderArgs) -> Result<i32, Error> {
                 ENGINES
                     .iter()
                     .find(|e| e.name == r.trim())
-                    .ok_or_else(|| Error::UnknownEngine(r.clone()))
+                    .ok_or_else(|| registry::unknown(r))
             })
             .collect::<Result<_, _>>()?
     };
@@ -106,10 +107,10 @@ pub fn run(args: LadderArgs) -> Result<i32, Error> {
         "{:<20} {:>12} {:>10}  {:<36}  idea",
         "rung", "nodes", "time", "vs the rung below (Elo 95%)"
     );
-    let mut previous: Option<&'static engine::EngineInfo> = None;
+    let mut previous: Option<&'static EngineInfo> = None;
     for rung in rungs {
         // Nodes and time to the fixed depth on the fixed positions (one thread, no book).
-        let mut e = engine::create(rung.name, &EngineOptions::default())?;
+        let mut e = registry::create(rung.name, &EngineOptions::default())?;
         let (mut nodes, start) = (0, Instant::now());
         for fen in POSITIONS {
             e.new_game();

@@ -182,7 +182,7 @@ pub fn parse_player(words: &[String], index: usize, seed: u64) -> Result<PlayerS
         match k {
             "name" => name = Some(v.to_string()),
             "engine" => {
-                crate::engine::create(v, &crate::engine::EngineOptions::default())?;
+                crate::registry::create(v, &crate::engine::EngineOptions::default())?;
                 internal = Some(v.to_string());
             }
             "cmd" => cmd.extend(v.split_whitespace().map(str::to_string)),

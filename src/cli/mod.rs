@@ -2,7 +2,6 @@
 //! error as one line on stderr and exits with code 2.
 
 pub mod analyse;
-pub mod board;
 pub mod book;
 pub mod epd;
 pub mod fake;
@@ -21,8 +20,10 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::book::{Book, BookPolicy};
 use crate::core::{Limits, Rng};
-use crate::engine::{self, Engine, EngineOptions, Settings};
+use crate::engine::{Engine, EngineOptions, Settings};
 use crate::error::Error;
+use crate::options::default_spin;
+use crate::registry;
 use crate::tb::Syzygy;
 
 #[derive(Parser, Debug)]
@@ -112,10 +113,10 @@ pub struct EngineArgs {
     #[arg(long, value_name = "DIRS")]
     pub syzygy: Option<String>,
     /// Probe the tables only this many plies or more from the search horizon
-    #[arg(long, default_value_t = 1, value_name = "PLIES")]
+    #[arg(long, default_value_t = default_spin("SyzygyProbeDepth") as u32, value_name = "PLIES")]
     pub syzygy_probe_depth: u32,
     /// Probe only positions with at most this many pieces, kings included
-    #[arg(long, default_value_t = 7, value_name = "PIECES")]
+    #[arg(long, default_value_t = default_spin("SyzygyProbeLimit") as u32, value_name = "PIECES")]
     pub syzygy_probe_limit: u32,
 }
 
@@ -161,7 +162,7 @@ impl EngineArgs {
                 .transpose()?,
             ..self.options(seed, book)
         };
-        let mut e = make_engine(name, &options)?;
+        let mut e = registry::create(name, &options)?;
         e.configure(&self.settings()?);
         Ok(e)
     }
@@ -204,11 +205,6 @@ impl SearchArgs {
     }
 }
 
-/// Creates an engine by name with these options.
-pub fn make_engine(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Error> {
-    engine::create(name, options)
-}
-
 /// The strong engine, used when no engine is named.
 pub const DEFAULT_ENGINE: &str = "rookery";
 
@@ -243,7 +239,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             Ok(0)
         }
         Some(Command::Engines) => {
-            for (i, e) in engine::ENGINES.iter().enumerate() {
+            for (i, e) in registry::ENGINES.iter().enumerate() {
                 println!("{:>2}. {:<19} {}", i + 1, e.name, e.idea);
             }
             Ok(0)
@@ -261,16 +257,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Ladder(args)) => ladder::run(args),
         Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Bench { depth }) => {
-            let (nodes, time) = crate::bench::run(depth.max(1), |i, line| {
-                println!(
-                    "{:>2} {:>10} nodes {:>6} ms  {}",
-                    i + 1,
-                    line.nodes,
-                    line.elapsed.as_millis(),
-                    line.fen
-                );
-            });
-            println!("{nodes} nodes {} nps", crate::bench::nps(nodes, time));
+            crate::bench::run_printed(depth, |l| println!("{l}"));
             Ok(0)
         }
     }

@@ -4,13 +4,14 @@
 use std::io::{BufRead, Write};
 
 use clap::{Args, ValueEnum};
-use shakmaty::{Color, KnownOutcome, Position};
+use shakmaty::{Color, Position};
 
-use super::board::draw;
 use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
+use crate::core::draw::draw;
 use crate::core::game::{parse_move, san, san_line};
 use crate::core::score::format_score;
-use crate::core::{Game, Rng, Termination, pgn};
+use crate::core::{Game, Rng, Termination};
+use crate::driver::{GameEnd, Header, rules_end, save_pgn};
 use crate::error::Error;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,13 +47,6 @@ pub struct PlayArgs {
 const HELP: &str = "Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).\n\
 Commands: moves (list legal moves), undo (take back your last move), hint (ask the engine),\n\
 resign, help, quit / exit / empty line (leave).";
-
-/// How a game in the terminal ended.
-struct Ending {
-    result: &'static str,
-    reason: String,
-    termination: Option<Termination>,
-}
 
 pub fn run(args: PlayArgs) -> Result<i32, Error> {
     let stdin = std::io::stdin();
@@ -104,12 +98,8 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             .map_err(io)?;
             redraw = false;
         }
-        if let Some((outcome, why)) = game.outcome() {
-            break Ending {
-                result: outcome.as_str(),
-                reason: describe(outcome, why),
-                termination: Some(why),
-            };
+        if let Some(end) = rules_end(&game) {
+            break end;
         }
         if game.position().turn() != human {
             let analysis = engine.analyse(&game, &limits);
@@ -195,20 +185,7 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                     None => writeln!(out, "No legal move.").map_err(io)?,
                 }
             }
-            "resign" => {
-                break Ending {
-                    result: if human == Color::White { "0-1" } else { "1-0" },
-                    reason: format!(
-                        "{} resigns",
-                        if human == Color::White {
-                            "White"
-                        } else {
-                            "Black"
-                        }
-                    ),
-                    termination: Some(Termination::Resignation),
-                };
-            }
+            "resign" => break GameEnd::resignation(human),
             _ => match parse_move(game.position(), &line) {
                 Ok(m) => {
                     game.play(m)?;
@@ -222,7 +199,13 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             },
         }
     };
-    writeln!(out, "Game over: {} ({})", ending.result, ending.reason).map_err(io)?;
+    writeln!(
+        out,
+        "Game over: {} ({})",
+        ending.outcome.pgn(),
+        ending.reason
+    )
+    .map_err(io)?;
     if !game.moves().is_empty() {
         writeln!(out, "{}", game.san_moves()).map_err(io)?;
     }
@@ -232,45 +215,20 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
         } else {
             (format!("Rookery {}", engine.name()), "Human".to_string())
         };
-        let tags = [
-            ("Event", "Rookery terminal game".to_string()),
-            ("Site", "rookery play".to_string()),
-            ("Date", pgn::today()),
-            ("Round", "-".to_string()),
-            ("White", white),
-            ("Black", black),
-            (
-                "Termination",
-                match ending.termination {
-                    Some(t) if t.is_normal() => "normal".to_string(),
-                    Some(_) => "adjudication".to_string(),
-                    None => "unterminated".to_string(),
-                },
-            ),
-            ("Seed", seed.to_string()),
-        ];
-        let text = pgn::write(&game, &tags, ending.result, Some(&ending.reason));
-        std::fs::write(path, text).map_err(|e| Error::io(path, e))?;
+        let header = Header {
+            event: "Rookery terminal game".into(),
+            site: "rookery play".into(),
+            round: "-".into(),
+            white,
+            black,
+            extra: vec![("Seed", seed.to_string())],
+        };
+        save_pgn(path, &game, &header, &ending)?;
         writeln!(out, "Game saved to {path}").map_err(io)?;
     }
     Ok(0)
 }
 
-fn left_game() -> Ending {
-    Ending {
-        result: "*",
-        reason: "game left unfinished".into(),
-        termination: None,
-    }
-}
-
-/// A sentence for how a game ended: "White mates", "draw by stalemate".
-pub fn describe(outcome: KnownOutcome, why: Termination) -> String {
-    match outcome.winner() {
-        Some(Color::White) if why == Termination::Checkmate => "White mates".into(),
-        Some(Color::Black) if why == Termination::Checkmate => "Black mates".into(),
-        Some(Color::White) => format!("White wins by {why}"),
-        Some(Color::Black) => format!("Black wins by {why}"),
-        None => format!("draw by {why}"),
-    }
+fn left_game() -> GameEnd {
+    GameEnd::unfinished(Termination::Unfinished, "game left unfinished")
 }

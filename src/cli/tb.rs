@@ -70,20 +70,17 @@ pub fn run(command: TbCommand) -> Result<i32, Error> {
     let dtm_of = |m: shakmaty::Move| -> String {
         dtm_moves
             .as_ref()
-            .and_then(|v| v.iter().find(|s| s.mv == m))
-            .and_then(|s| s.score)
-            .map(|s| format!("  {}", crate::core::score::format_score(s)))
+            .and_then(|v| v.iter().find(|s| s.0 == m))
+            .map(|s| format!("  {}", crate::core::score::format_score(s.1)))
             .unwrap_or_default()
     };
     let Some(tb) = syzygy else {
-        for s in dtm_moves.iter().flatten() {
+        for &(m, score) in dtm_moves.iter().flatten() {
             println!(
                 "{:<8} {:<6} {}",
-                san(&pos, s.mv),
-                uci(s.mv),
-                s.score
-                    .map(crate::core::score::format_score)
-                    .unwrap_or_default()
+                san(&pos, m),
+                uci(m),
+                crate::core::score::format_score(score)
             );
         }
         return Ok(0);

@@ -123,12 +123,14 @@ pub enum Termination {
     SeventyFiveMoves,
     Resignation,
     MaxPlies,
+    /// A person left the game before its end.
+    Unfinished,
 }
 
 impl Termination {
     /// True when the laws of chess end the game; false for a resignation or an arbiter's limit.
     pub fn is_normal(self) -> bool {
-        !matches!(self, Termination::MaxPlies)
+        !matches!(self, Termination::MaxPlies | Termination::Unfinished)
     }
 }
 
@@ -144,6 +146,7 @@ impl fmt::Display for Termination {
             Termination::SeventyFiveMoves => "75-move rule",
             Termination::Resignation => "resignation",
             Termination::MaxPlies => "maximum length reached",
+            Termination::Unfinished => "game left unfinished",
         })
     }
 }

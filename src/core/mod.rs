@@ -1,12 +1,22 @@
-//! What every engine and tool shares: scores, the game and its history, limits, randomness, tracing.
+//! What every engine and tool shares, with no engine in it: the game and its history, scores,
+//! limits and the one time manager, principal-variation lines, move keys, randomness, PGN, the
+//! board as text, and the tracing hooks.
 
+pub mod bound;
+pub mod draw;
 pub mod game;
 pub mod limits;
+pub mod moves;
 pub mod pgn;
+pub mod pv;
 pub mod rng;
 pub mod score;
+pub mod time;
 pub mod trace;
 
+pub use bound::Bound;
 pub use game::{Game, Termination};
-pub use limits::{Clock, Limits, Stopper};
+pub use limits::{Clock, Limits};
+pub use pv::PvTable;
 pub use rng::Rng;
+pub use time::{Stopper, TimeManager};

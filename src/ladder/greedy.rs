@@ -5,20 +5,20 @@
 
 use shakmaty::Position;
 
+use crate::core::Bound;
 use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Engine, Reporter, ScoredMove, report_final};
 use crate::eval::material;
-use crate::ladder::book::Opening;
 use crate::ladder::{Ctx, Node};
 
 pub struct Greedy {
-    opening: Opening,
+    rng: Rng,
 }
 
 impl Greedy {
-    pub fn new(options: &EngineOptions) -> Greedy {
+    pub fn new(seed: u64) -> Greedy {
         Greedy {
-            opening: Opening::new(options),
+            rng: Rng::new(seed),
         }
     }
 }
@@ -65,20 +65,18 @@ impl Engine for Greedy {
         "greedy"
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            return a;
-        }
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         // Count the whole board after each move, from the mover's point of view.
         let mover = game.position().turn();
-        one_ply(game, limits, &mut self.opening.rng, |_, child| {
+        let a = one_ply(game, limits, &mut self.rng, |_, child| {
             let white = material::evaluate(child.board());
             if mover == shakmaty::Color::White {
                 white
             } else {
                 -white
             }
-        })
+        });
+        report_final(a, report)
     }
 
     fn default_limits(&self) -> Limits {

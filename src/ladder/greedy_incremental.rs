@@ -4,20 +4,19 @@
 
 use shakmaty::{Color, Position};
 
-use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Engine, EngineOptions};
+use crate::core::{Game, Limits, Rng};
+use crate::engine::{Analysis, Engine, Reporter, report_final};
 use crate::eval::material;
-use crate::ladder::book::Opening;
 use crate::ladder::greedy::one_ply;
 
 pub struct GreedyIncremental {
-    opening: Opening,
+    rng: Rng,
 }
 
 impl GreedyIncremental {
-    pub fn new(options: &EngineOptions) -> GreedyIncremental {
+    pub fn new(seed: u64) -> GreedyIncremental {
         GreedyIncremental {
-            opening: Opening::new(options),
+            rng: Rng::new(seed),
         }
     }
 }
@@ -27,14 +26,11 @@ impl Engine for GreedyIncremental {
         "greedy-incremental"
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            return a;
-        }
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         let root = game.position();
         let mover = root.turn();
         let base = material::evaluate(root.board());
-        one_ply(game, limits, &mut self.opening.rng, |m, child| {
+        let a = one_ply(game, limits, &mut self.rng, |m, child| {
             let white = base + material::move_delta(m, mover);
             debug_assert_eq!(
                 white,
@@ -42,7 +38,8 @@ impl Engine for GreedyIncremental {
                 "incremental count"
             );
             if mover == Color::White { white } else { -white }
-        })
+        });
+        report_final(a, report)
     }
 
     fn default_limits(&self) -> Limits {

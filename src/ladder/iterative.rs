@@ -5,11 +5,11 @@
 
 use shakmaty::{Chess, Move};
 
+use crate::core::pv::MAX_PLY;
 use crate::core::trace::NoTrace;
 use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Engine, EngineOptions, Report, ScoredMove};
-use crate::ladder::book::Opening;
-use crate::ladder::{Ctx, MAX_PLY, Node, negamax};
+use crate::engine::{Analysis, Engine, Report, Reporter, ScoredMove};
+use crate::ladder::{Ctx, Node, negamax};
 
 /// Deepest iteration when only time bounds the search.
 pub const MAX_DEPTH: u32 = 64;
@@ -20,7 +20,7 @@ pub const MAX_DEPTH: u32 = 64;
 pub fn deepen(
     game: &Game,
     limits: &Limits,
-    report: &mut dyn FnMut(Report<'_>),
+    report: Reporter<'_>,
     mut root_search: impl FnMut(&mut Ctx, &Chess, &[Move], u32) -> Option<Vec<ScoredMove>>,
 ) -> Analysis {
     let pos = game.position();
@@ -45,7 +45,7 @@ pub fn deepen(
         report(Report::Iteration(&result));
         // Best first next time: the sort in `analysis` is stable, so ties keep their order.
         order = result.moves.iter().map(|s| s.mv).collect();
-        if ctx.stopper.past_half() {
+        if ctx.stopper.no_new_iteration() {
             // The next iteration would not finish in the time left.
             break;
         }
@@ -56,36 +56,15 @@ pub fn deepen(
     result
 }
 
-pub struct Iterative {
-    opening: Opening,
-}
-
-impl Iterative {
-    pub fn new(options: &EngineOptions) -> Iterative {
-        Iterative {
-            opening: Opening::new(options),
-        }
-    }
-}
+/// Negamax inside iterative deepening.
+pub struct Iterative;
 
 impl Engine for Iterative {
     fn name(&self) -> &'static str {
         "iterative"
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.search(game, limits, &mut |_| {})
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        report: &mut dyn FnMut(Report<'_>),
-    ) -> Analysis {
-        if let Some(a) = self.opening.book_move_reported(game, report) {
-            return a;
-        }
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         let all = limits.score_all_moves;
         deepen(game, limits, report, |ctx, pos, moves, depth| {
             negamax::root(pos, moves, depth, all, ctx, &mut NoTrace)

@@ -5,10 +5,11 @@
 
 use shakmaty::{Chess, Color, Position};
 
+use crate::core::Bound;
 use crate::core::score::INFINITY;
 use crate::core::trace::Tracer;
 use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Bound, ScoredMove};
+use crate::engine::{Analysis, ScoredMove};
 use crate::eval::material;
 use crate::ladder::{Ctx, Node, white_pov};
 

@@ -15,17 +15,14 @@ pub mod random;
 pub mod tt;
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position, Role, Square};
+use shakmaty::{Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use crate::core::game::{hash, repetitions};
+use crate::core::pv::{MAX_PLY, PvTable};
 use crate::core::score::{DRAW, mated_in};
 use crate::core::trace::NoTrace;
-use crate::core::{Game, Limits, Stopper};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, PvLine, ScoredMove};
-use crate::ladder::book::Opening;
-
-/// Deepest ply any ladder search goes (quiescence included).
-pub const MAX_PLY: usize = 128;
+use crate::core::{Bound, Game, Limits, Stopper};
+use crate::engine::{Analysis, Engine, PvLine, Reporter, ScoredMove, report_final};
 
 /// What a visited position turned out to be.
 // The move list lives on the stack on purpose: boxing it would allocate at every node.
@@ -148,58 +145,6 @@ impl Ctx {
     }
 }
 
-/// The triangular principal-variation table: row `ply` holds the best line found from that ply.
-pub struct PvTable {
-    moves: Vec<Move>,
-    len: [usize; MAX_PLY + 1],
-}
-
-impl Default for PvTable {
-    fn default() -> Self {
-        PvTable::new()
-    }
-}
-
-impl PvTable {
-    pub fn new() -> PvTable {
-        let filler = Move::Put {
-            role: Role::Pawn,
-            to: Square::A1,
-        };
-        PvTable {
-            moves: vec![filler; (MAX_PLY + 1) * (MAX_PLY + 1)],
-            len: [0; MAX_PLY + 1],
-        }
-    }
-
-    pub fn clear(&mut self, ply: u32) {
-        if let Some(l) = self.len.get_mut(ply as usize) {
-            *l = 0;
-        }
-    }
-
-    /// `m` is the new best move at `ply`: the line becomes `m` followed by the child's line.
-    pub fn update(&mut self, ply: u32, m: Move) {
-        let ply = ply as usize;
-        if ply >= MAX_PLY {
-            return;
-        }
-        let row = ply * (MAX_PLY + 1);
-        let child_row = (ply + 1) * (MAX_PLY + 1);
-        let child_len = self.len[ply + 1].min(MAX_PLY);
-        self.moves[row] = m;
-        self.moves
-            .copy_within(child_row..child_row + child_len, row + 1);
-        self.len[ply] = child_len + 1;
-    }
-
-    pub fn line(&self, ply: u32) -> &[Move] {
-        let ply = ply as usize;
-        let row = ply * (MAX_PLY + 1);
-        &self.moves[row..row + self.len[ply]]
-    }
-}
-
 /// The root of a negamax-form search: every move in the order given, valued by
 /// `child_value(ctx, move, child, alpha)`, which searches the child with the window `alpha..+inf`
 /// (from the root's side) and returns its value for the side to move at the root. Moves that do not
@@ -227,9 +172,9 @@ pub fn search_root(
             return None;
         }
         let bound = if v > alpha || score_all_moves {
-            crate::engine::Bound::Exact
+            Bound::Exact
         } else {
-            crate::engine::Bound::Upper
+            Bound::Upper
         };
         if v > alpha {
             alpha = v;
@@ -249,40 +194,23 @@ pub fn white_pov(pos: &Chess, stm_value: i32) -> i32 {
     }
 }
 
-/// MVV-LVA key for ordering captures: most valuable victim first, then least valuable attacker.
-pub fn mvv_lva(m: Move) -> i32 {
-    let victim = match m {
-        Move::EnPassant { .. } => 1,
-        _ => m.capture().map_or(0, |r| r as i32),
-    };
-    let promo = m.promotion().map_or(0, |r| r as i32);
-    (victim + promo) * 8 - m.role() as i32
-}
-
 /// A search to a fixed depth: `minimax`, `alphabeta` and `negamax` differ only in this function.
 pub type FixedSearch = fn(&Game, &Limits, u32, &mut NoTrace) -> Analysis;
 
-/// The fixed-depth rungs as engines: the book, else their search to the depth asked for (or
-/// their default). They finish the depth whatever the clock says.
+/// The fixed-depth rungs as engines: their search to the depth asked for (or their default).
+/// They finish the depth whatever the clock says.
 pub struct FixedDepth {
     name: &'static str,
     default_depth: u32,
     search: FixedSearch,
-    opening: Opening,
 }
 
 impl FixedDepth {
-    pub fn new(
-        name: &'static str,
-        default_depth: u32,
-        search: FixedSearch,
-        options: &EngineOptions,
-    ) -> FixedDepth {
+    pub fn new(name: &'static str, default_depth: u32, search: FixedSearch) -> FixedDepth {
         FixedDepth {
             name,
             default_depth,
             search,
-            opening: Opening::new(options),
         }
     }
 }
@@ -292,12 +220,9 @@ impl Engine for FixedDepth {
         self.name
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        if let Some(a) = self.opening.book_move(game) {
-            return a;
-        }
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         let depth = limits.depth.unwrap_or(self.default_depth);
-        (self.search)(game, limits, depth, &mut NoTrace)
+        report_final((self.search)(game, limits, depth, &mut NoTrace), report)
     }
 
     fn default_limits(&self) -> Limits {

@@ -3,16 +3,14 @@
 //! malus for each piece's square (knights in the centre, rooks on the seventh, the king sheltered
 //! in the middlegame and active in the endgame). See `eval::pst`.
 
-use crate::engine::EngineOptions;
 use crate::eval::pst;
 use crate::ladder::quiescence::QuiescenceLeaf;
 use crate::ladder::tt::TtSearch;
 
 /// The `pst` rung: the `quiescence` search on the Simplified Evaluation Function.
-pub fn engine(options: &EngineOptions) -> TtSearch<QuiescenceLeaf> {
+pub fn engine() -> TtSearch<QuiescenceLeaf> {
     TtSearch::with_leaf(
         "pst",
-        options,
         QuiescenceLeaf {
             eval: pst::evaluate,
         },

@@ -6,10 +6,11 @@
 
 use shakmaty::{Board, Chess, MoveList, Position};
 
-use crate::engine::EngineOptions;
+use crate::core::moves::mvv_lva;
+use crate::core::pv::MAX_PLY;
 use crate::eval::material;
 use crate::ladder::tt::{Leaf, TtSearch};
-use crate::ladder::{Ctx, MAX_PLY, Node, mvv_lva, white_pov};
+use crate::ladder::{Ctx, Node, white_pov};
 
 /// Searches captures and promotions from `pos` within `alpha..beta`, standing pat on `eval`
 /// (a White's-point-of-view evaluation).
@@ -33,7 +34,9 @@ pub fn qsearch(
         .copied()
         .filter(|m| m.is_capture() || m.is_promotion())
         .collect();
-    noisy.sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m)));
+    // Pieces valued by rank (pawn 1 .. king 6): only the order matters here.
+    let rank = |r: shakmaty::Role| r as i32;
+    noisy.sort_by_key(|&m| std::cmp::Reverse(mvv_lva(m, rank, rank)));
     for m in noisy {
         if ctx.stop() {
             return 0;
@@ -73,10 +76,9 @@ impl Leaf for QuiescenceLeaf {
 }
 
 /// The `quiescence` rung: the table search with the capture search on material at its horizon.
-pub fn engine(options: &EngineOptions) -> TtSearch<QuiescenceLeaf> {
+pub fn engine() -> TtSearch<QuiescenceLeaf> {
     TtSearch::with_leaf(
         "quiescence",
-        options,
         QuiescenceLeaf {
             eval: material::evaluate,
         },

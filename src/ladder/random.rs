@@ -4,16 +4,16 @@
 use shakmaty::Position;
 
 use crate::core::{Game, Limits, Rng};
-use crate::engine::{Analysis, Engine, EngineOptions, ScoredMove};
+use crate::engine::{Analysis, Engine, Reporter, ScoredMove, report_final};
 
 pub struct RandomMover {
     rng: Rng,
 }
 
 impl RandomMover {
-    pub fn new(options: &EngineOptions) -> RandomMover {
+    pub fn new(seed: u64) -> RandomMover {
         RandomMover {
-            rng: Rng::new(options.seed),
+            rng: Rng::new(seed),
         }
     }
 }
@@ -23,8 +23,8 @@ impl Engine for RandomMover {
         "random"
     }
 
-    fn analyse(&mut self, game: &Game, _limits: &Limits) -> Analysis {
-        random_move(game, &mut self.rng)
+    fn search(&mut self, game: &Game, _limits: &Limits, report: Reporter<'_>) -> Analysis {
+        report_final(random_move(game, &mut self.rng), report)
     }
 }
 

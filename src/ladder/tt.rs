@@ -7,13 +7,14 @@
 
 use shakmaty::{Chess, Move, MoveList};
 
+use crate::core::Bound;
+use crate::core::pv::MAX_PLY;
 use crate::core::score::{INFINITY, from_table, to_table};
 use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Bound, Engine, EngineOptions, Report, ScoredMove};
-use crate::ladder::book::Opening;
+use crate::engine::{Analysis, Engine, Reporter, ScoredMove};
 use crate::ladder::iterative::deepen;
 use crate::ladder::negamax::material_stm;
-use crate::ladder::{Ctx, MAX_PLY, Node, search_root};
+use crate::ladder::{Ctx, Node, search_root};
 
 /// Entries in the table (a power of two): 2^20 entries of 24 bytes, 24 MB.
 const TABLE_ENTRIES: usize = 1 << 20;
@@ -103,17 +104,15 @@ pub struct TtSearch<L: Leaf> {
     name: &'static str,
     pub table: Table,
     pub leaf: L,
-    opening: Opening,
 }
 
 impl<L: Leaf> TtSearch<L> {
     /// A rung called `name` with `leaf` at its horizon.
-    pub fn with_leaf(name: &'static str, options: &EngineOptions, leaf: L) -> TtSearch<L> {
+    pub fn with_leaf(name: &'static str, leaf: L) -> TtSearch<L> {
         TtSearch {
             name,
             table: Table::new(TABLE_ENTRIES),
             leaf,
-            opening: Opening::new(options),
         }
     }
 
@@ -209,20 +208,8 @@ impl<L: Leaf> Engine for TtSearch<L> {
         self.name
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.search(game, limits, &mut |_| {})
-    }
-
-    /// Book, else iterative deepening over the table search, reporting each iteration.
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        report: &mut dyn FnMut(Report<'_>),
-    ) -> Analysis {
-        if let Some(a) = self.opening.book_move_reported(game, report) {
-            return a;
-        }
+    /// Iterative deepening over the table search, reporting each iteration.
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         self.table.new_search();
         let all = limits.score_all_moves;
         deepen(game, limits, report, |ctx, pos, moves, depth| {
@@ -240,6 +227,6 @@ impl<L: Leaf> Engine for TtSearch<L> {
 }
 
 /// The `tt` rung: the table search counting material at the horizon.
-pub fn engine(options: &EngineOptions) -> TtSearch<MaterialLeaf> {
-    TtSearch::with_leaf("tt", options, MaterialLeaf)
+pub fn engine() -> TtSearch<MaterialLeaf> {
+    TtSearch::with_leaf("tt", MaterialLeaf)
 }

@@ -10,7 +10,7 @@ use crate::core::game::hash;
 use crate::eval::hce::{S, phase_weight, psq, psq_full};
 
 #[derive(Clone, Debug)]
-pub struct Board {
+pub struct SearchBoard {
     pub pos: Chess,
     /// Polyglot-compatible Zobrist hash, equal to `core::game::hash(&pos)`.
     pub hash: u64,
@@ -41,10 +41,10 @@ fn z_ep(pos: &Chess) -> u64 {
         .map_or(0, |sq| Zobrist64::zobrist_for_en_passant_file(sq.file()).0)
 }
 
-impl Board {
-    pub fn new(pos: Chess) -> Board {
+impl SearchBoard {
+    pub fn new(pos: Chess) -> SearchBoard {
         let (psq, phase) = psq_full(pos.board());
-        Board {
+        SearchBoard {
             hash: hash(&pos),
             psq,
             phase,
@@ -57,7 +57,7 @@ impl Board {
     }
 
     /// The position after the legal move `m`.
-    pub fn play(&self, m: Move) -> Board {
+    pub fn play(&self, m: Move) -> SearchBoard {
         let us = self.pos.turn();
         let them = !us;
         let mut hash = self.hash ^ z_castling(&self.pos) ^ z_ep(&self.pos);
@@ -165,7 +165,7 @@ impl Board {
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
         hash ^= z_castling(&pos) ^ z_ep(&pos) ^ Zobrist64::zobrist_for_white_turn().0;
-        let next = Board {
+        let next = SearchBoard {
             pos,
             hash,
             psq: score,
@@ -176,10 +176,10 @@ impl Board {
     }
 
     /// The position with the turn passed ("null move"), or `None` when in check.
-    pub fn play_null(&self) -> Option<Board> {
+    pub fn play_null(&self) -> Option<SearchBoard> {
         let pos = self.pos.clone().swap_turn().ok()?;
         let hash = self.hash ^ z_ep(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
-        let next = Board {
+        let next = SearchBoard {
             pos,
             hash,
             psq: self.psq,
@@ -219,7 +219,7 @@ mod tests {
     use crate::core::game::parse_fen;
 
     /// Walks every line of the tree to `depth`, checking incremental state at each node.
-    fn walk(b: &Board, depth: u32) -> u64 {
+    fn walk(b: &SearchBoard, depth: u32) -> u64 {
         assert_eq!(b.hash, hash(&b.pos));
         assert_eq!((b.psq, b.phase), psq_full(b.pos.board()));
         if depth == 0 {
@@ -245,7 +245,7 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         ];
         for fen in fens {
-            let b = Board::new(parse_fen(fen).unwrap());
+            let b = SearchBoard::new(parse_fen(fen).unwrap());
             assert!(walk(&b, 3) > 1000, "{fen}");
         }
     }

@@ -7,29 +7,28 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use shakmaty::{Move, Position};
 
-use super::board::Board;
-use super::time::TimeManager;
+use super::board::SearchBoard;
 use super::tt::Tt;
-use super::worker::{IterationLimits, MAX_PLY, Shared, TbProbe, Worker};
-use crate::core::{Game, Limits};
-use crate::engine::{Analysis, Engine, EngineOptions, Report, Settings};
-use crate::ladder::book::Opening;
+use super::worker::{IterationLimits, MAX_SEARCH_PLY, Shared, TbProbe, Worker};
+use crate::core::{Game, Limits, Rng, TimeManager};
+use crate::engine::{Analysis, Engine, Report, Reporter, Settings};
 
 pub struct Rookery {
     tt: Tt,
     workers: Vec<Worker>,
     settings: Settings,
-    opening: Opening,
+    /// The weakened engine's choices (`UCI_LimitStrength`).
+    rng: Rng,
 }
 
 impl Rookery {
-    pub fn new(options: &EngineOptions) -> Rookery {
+    pub fn new(seed: u64) -> Rookery {
         let settings = Settings::default();
         Rookery {
             tt: Tt::new(settings.hash_mb),
             workers: vec![Worker::new(0)],
             settings,
-            opening: Opening::new(options),
+            rng: Rng::new(seed),
         }
     }
 
@@ -67,7 +66,7 @@ impl Rookery {
         game: &Game,
         limits: &Limits,
         elo: u32,
-        report: &mut dyn FnMut(Report<'_>),
+        report: Reporter<'_>,
     ) -> Analysis {
         let budget = strength_nodes(elo);
         let weak = Limits {
@@ -86,7 +85,7 @@ impl Rookery {
         let mut best: Option<(i32, usize)> = None;
         for (i, l) in a.lines.iter().enumerate() {
             let err = if noise > 0 {
-                self.opening.rng.below(2 * noise as u64 + 1) as i32 - noise
+                self.rng.below(2 * noise as u64 + 1) as i32 - noise
             } else {
                 0
             };
@@ -111,23 +110,11 @@ impl Engine for Rookery {
         "rookery"
     }
 
-    fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.search(game, limits, &mut |_| {})
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        report: &mut dyn FnMut(Report<'_>),
-    ) -> Analysis {
-        if let Some(a) = self.opening.book_move_reported(game, report) {
-            return a;
-        }
+    fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
         if let Some(elo) = self.settings.limit_elo {
             return self.search_weakened(game, limits, elo, report);
         }
-        let root = Board::new(game.position().clone());
+        let root = SearchBoard::new(game.position().clone());
         let mut moves: Vec<Move> = root.pos.legal_moves().to_vec();
         if !limits.searchmoves.is_empty() {
             moves.retain(|m| limits.searchmoves.contains(m));
@@ -169,9 +156,9 @@ impl Engine for Rookery {
             tbhits: &tbhits,
         };
         let iteration_limits = IterationLimits {
-            max_depth: limits
-                .depth
-                .map_or(MAX_PLY as i32, |d| (d as i32).clamp(1, MAX_PLY as i32)),
+            max_depth: limits.depth.map_or(MAX_SEARCH_PLY as i32, |d| {
+                (d as i32).clamp(1, MAX_SEARCH_PLY as i32)
+            }),
             // Exact scores for every root move (`rookery analyse`) is MultiPV over all of them.
             multipv: if limits.score_all_moves && limits.multipv <= 1 {
                 moves.len()

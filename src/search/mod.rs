@@ -6,6 +6,5 @@ pub mod board;
 pub mod engine;
 pub mod movepick;
 pub mod see;
-pub mod time;
 pub mod tt;
 pub mod worker;

@@ -5,8 +5,9 @@
 
 use shakmaty::{Color, Move, MoveList, Role, Square};
 
-use super::board::Board;
+use super::board::SearchBoard;
 use super::see::{see, see_value};
+use crate::core::moves::mvv_lva;
 
 /// History scores live in -HISTORY_MAX..=HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -99,19 +100,16 @@ pub struct Picker {
     next: usize,
 }
 
-fn mvv_lva(m: Move) -> i32 {
-    let victim = match m {
-        Move::EnPassant { .. } => see_value(Role::Pawn),
-        _ => m.capture().map_or(0, see_value),
-    };
-    let promo = m.promotion().map_or(0, see_value);
-    (victim + promo) * 8 - see_value(m.role()) / 100
+/// Captures by SEE value of the victim, then the cheaper attacker.
+#[inline]
+fn capture_key(m: Move) -> i32 {
+    mvv_lva(m, see_value, |r| see_value(r) / 100)
 }
 
 impl Picker {
     /// Orders `moves` for the main search.
     pub fn new(
-        b: &Board,
+        b: &SearchBoard,
         moves: MoveList,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
@@ -127,9 +125,9 @@ impl Picker {
                 // Under-promotions are rarely good: with the bad captures.
                 let under = m.promotion().is_some_and(|p| p != Role::Queen);
                 if !under && see(b, m) >= 0 {
-                    GOOD_NOISY_BAND + mvv_lva(m)
+                    GOOD_NOISY_BAND + capture_key(m)
                 } else {
-                    BAD_NOISY_BAND + mvv_lva(m)
+                    BAD_NOISY_BAND + capture_key(m)
                 }
             } else if Some(m) == killers[0] {
                 KILLER_BAND + 1
@@ -155,7 +153,7 @@ impl Picker {
             scores[i] = if Some(m) == tt_move {
                 TT_BAND
             } else {
-                mvv_lva(m)
+                capture_key(m)
             };
         }
         Picker {
@@ -205,7 +203,7 @@ mod tests {
 
     #[test]
     fn picker_yields_every_legal_move_once_in_stage_order() {
-        let b = Board::new(
+        let b = SearchBoard::new(
             parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
                 .unwrap(),
         );

@@ -4,7 +4,7 @@
 
 use shakmaty::{Bitboard, Board, Color, Move, Position, Role, Square};
 
-use super::board::Board as SearchBoard;
+use super::board::SearchBoard;
 
 /// Exchange values: pawn 100, knight and bishop 300, rook 500, queen 900.
 pub const fn see_value(role: Role) -> i32 {

@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use shakmaty::{Move, MoveList};
 
-use crate::book::encode_move;
-use crate::engine::Bound;
+use crate::core::Bound;
+use crate::core::moves::encode_move;
 
 #[derive(Default)]
 struct Slot {

@@ -11,22 +11,23 @@ use std::time::Duration;
 
 use shakmaty::{Move, Position};
 
-use super::board::Board;
+use super::board::SearchBoard;
 use super::movepick::{Histories, Picker, Stage, is_noisy};
 use super::see::{see, see_value};
-use super::time::TimeManager;
 use super::tt::Tt;
+use crate::core::Bound;
 use crate::core::Game;
+use crate::core::PvTable;
+use crate::core::TimeManager;
 use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
-use crate::engine::{Analysis, Bound, PvLine, Report, ScoredMove};
+use crate::engine::{Analysis, PvLine, Report, Reporter, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
-use crate::ladder::PvTable;
 use crate::tb::Syzygy;
 
 /// Deepest ply a search reaches.
-pub const MAX_PLY: usize = 120;
+pub const MAX_SEARCH_PLY: usize = 120;
 
 /// What all threads of one search share.
 pub struct Shared<'a> {
@@ -143,13 +144,13 @@ impl Worker {
             tbhits: 0,
             seldepth: 0,
             stopped: false,
-            hist: Histories::new(MAX_PLY),
+            hist: Histories::new(MAX_SEARCH_PLY),
             pawns: PawnTable::default(),
             root_moves: Vec::new(),
             completed_depth: 0,
             pv_index: 0,
             pv: PvTable::new(),
-            stack: vec![Frame::default(); MAX_PLY + 4],
+            stack: vec![Frame::default(); MAX_SEARCH_PLY + 4],
             hashes: Vec::with_capacity(1024),
             root_index: 0,
             lmr: lmr_table(),
@@ -174,7 +175,7 @@ impl Worker {
         self.nmp_min_ply = 0;
         self.hashes.clear();
         self.hashes.extend_from_slice(game.hashes());
-        self.hashes.reserve(MAX_PLY + 4);
+        self.hashes.reserve(MAX_SEARCH_PLY + 4);
         self.root_index = self.hashes.len() - 1;
         self.root_moves = root
             .iter()
@@ -192,7 +193,7 @@ impl Worker {
         }
     }
 
-    fn evaluate(&mut self, b: &Board) -> i32 {
+    fn evaluate(&mut self, b: &SearchBoard) -> i32 {
         evaluate(
             b.pos.board(),
             b.turn(),
@@ -233,7 +234,7 @@ impl Worker {
 
     /// Repetition, 50-move rule or insufficient material. A repetition inside the search counts
     /// at once; one of a position from before the root needs a second.
-    fn is_draw(&self, b: &Board) -> bool {
+    fn is_draw(&self, b: &SearchBoard) -> bool {
         if b.pos.halfmoves() >= 100 || b.pos.is_insufficient_material() {
             return true;
         }
@@ -263,7 +264,7 @@ impl Worker {
     pub fn search<const PV: bool>(
         &mut self,
         shared: &Shared,
-        b: &Board,
+        b: &SearchBoard,
         mut alpha: i32,
         mut beta: i32,
         mut depth: i32,
@@ -286,7 +287,7 @@ impl Worker {
         if self.is_draw(b) {
             return DRAW;
         }
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_SEARCH_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate(b) };
         }
         // Step 4. Mate distance pruning: no line here can beat a mate already found nearer.
@@ -356,7 +357,7 @@ impl Worker {
                     None,
                     to_table(score, ply as u32),
                     static_eval,
-                    (depth + 6).min(MAX_PLY as i32 - 1),
+                    (depth + 6).min(MAX_SEARCH_PLY as i32 - 1),
                     bound,
                 );
                 return score;
@@ -612,7 +613,7 @@ impl Worker {
     fn qsearch<const PV: bool>(
         &mut self,
         shared: &Shared,
-        b: &Board,
+        b: &SearchBoard,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -628,7 +629,7 @@ impl Worker {
             return DRAW;
         }
         let in_check = b.pos.is_check();
-        if ply >= MAX_PLY - 1 {
+        if ply >= MAX_SEARCH_PLY - 1 {
             return if in_check { DRAW } else { self.evaluate(b) };
         }
         let tte = shared.tt.probe(b.hash);
@@ -720,7 +721,7 @@ impl Worker {
 
 /// Does `m` give check? Direct checks and discovered checks through the vacated square, from
 /// the attack tables; castling and en passant (rare) by playing the move.
-pub fn gives_check(b: &Board, m: Move) -> bool {
+pub fn gives_check(b: &SearchBoard, m: Move) -> bool {
     let board = b.pos.board();
     let us = b.turn();
     let Some(king) = board.king_of(!us) else {
@@ -770,11 +771,11 @@ impl Worker {
     fn search_root(
         &mut self,
         shared: &Shared,
-        b: &Board,
+        b: &SearchBoard,
         mut alpha: i32,
         beta: i32,
         depth: i32,
-        report: &mut dyn FnMut(Report<'_>),
+        report: Reporter<'_>,
     ) -> i32 {
         if self.tick(shared) {
             return 0;
@@ -893,14 +894,14 @@ impl Worker {
     pub fn iterate(
         &mut self,
         shared: &Shared,
-        root: &Board,
+        root: &SearchBoard,
         limits: IterationLimits,
-        report: &mut dyn FnMut(Report<'_>),
+        report: Reporter<'_>,
     ) {
         let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
         let mut stretch: f64 = 1.0;
         let mut last_best = None;
-        for depth in 1..=limits.max_depth.min(MAX_PLY as i32 - 8) {
+        for depth in 1..=limits.max_depth.min(MAX_SEARCH_PLY as i32 - 8) {
             // Helpers search odd threads one ply deeper, so the threads spread over depths.
             let depth = if self.id > 0 && self.id % 2 == 1 {
                 depth + 1

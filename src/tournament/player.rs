@@ -12,7 +12,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::game::{fen_of, parse_move, uci};
 use crate::core::{Clock, Game, Limits};
-use crate::engine::{self, Engine, EngineOptions, Settings};
+use crate::engine::{Engine, EngineOptions, Settings};
 use crate::tb::Syzygy;
 
 /// How long a player may think about one move.
@@ -163,7 +163,7 @@ pub fn create(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
                 seed: spec.seed,
                 ..EngineOptions::default()
             };
-            let mut e = engine::create(name, &options).map_err(|e| e.to_string())?;
+            let mut e = crate::registry::create(name, &options).map_err(|e| e.to_string())?;
             e.configure(&Settings {
                 hash_mb: spec.hash_mb,
                 threads: spec.threads,
@@ -208,6 +208,8 @@ impl Player for Internal {
         clocks: Option<Clocks>,
         _: Duration,
     ) -> Result<Thought, Fault> {
+        // The clock runs from the request, as a GUI's does.
+        let start = Some(std::time::Instant::now());
         let limits = match (self.limit, clocks) {
             (Limit::Clock { .. }, Some(c)) => Limits {
                 clock: Some(Clock {
@@ -233,6 +235,7 @@ impl Player for Internal {
             },
             (Limit::Clock { .. }, None) => Limits::movetime_ms(1000),
         };
+        let limits = Limits { start, ..limits };
         let a = self.engine.analyse(game, &limits);
         Ok(Thought {
             mv: a.best,

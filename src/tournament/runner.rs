@@ -8,10 +8,11 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use shakmaty::{Chess, Color, KnownOutcome, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::player::{self, Clocks, Fault, Limit, Player, PlayerSpec};
-use crate::core::{Game, Termination, pgn};
+use crate::core::Game;
+use crate::driver::{Header, Outcome, pgn_record, rules_end};
 use crate::tb::Syzygy;
 
 /// A starting position for a pair of games.
@@ -112,18 +113,19 @@ pub struct Played {
 
 impl Played {
     pub fn result(&self) -> &'static str {
-        result_text(self.white_score)
+        Outcome::from_white_score(self.white_score).pgn()
     }
 }
 
-/// The PGN result for White's score.
-fn result_text(white_score: f64) -> &'static str {
-    if white_score == 1.0 {
-        "1-0"
-    } else if white_score == 0.0 {
-        "0-1"
-    } else {
-        "1/2-1/2"
+impl Ending {
+    /// The value of PGN's Termination tag.
+    pub fn pgn_termination(&self) -> &'static str {
+        match self {
+            Ending::Rules(_) => "normal",
+            Ending::TimeForfeit => "time forfeit",
+            Ending::Fault(_) => "rules infraction",
+            Ending::Adjudicated(_) | Ending::MaxMoves => "adjudication",
+        }
     }
 }
 
@@ -225,7 +227,7 @@ fn play_job(
 }
 
 /// A game's result: White's score, how it ended, and the engine at fault (with the kind of fault).
-type Outcome = (f64, Ending, Option<(usize, &'static str)>);
+type Finish = (f64, Ending, Option<(usize, &'static str)>);
 
 /// A side's state during one game.
 struct Side<'a> {
@@ -282,7 +284,7 @@ fn play_game(
     let side_of = |c: Color| if c == Color::White { 0 } else { 1 };
 
     // Both players ready: a player that cannot start loses at once.
-    let mut outcome: Option<Outcome> = None;
+    let mut outcome: Option<Finish> = None;
     for (i, s) in sides.iter_mut().enumerate() {
         let ready = match s.player.as_mut() {
             Some(p) => p.new_game(),
@@ -300,19 +302,10 @@ fn play_game(
     }
 
     while outcome.is_none() {
-        if let Some((result, termination)) = game.outcome() {
-            let white_score = match result {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => 1.0,
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => 0.0,
-                KnownOutcome::Draw => 0.5,
-            };
+        if let Some(end) = rules_end(&game) {
             outcome = Some((
-                white_score,
-                Ending::Rules(termination_text(termination)),
+                end.outcome.white_score().unwrap_or(0.5),
+                Ending::Rules(end.termination.to_string()),
                 None,
             ));
             break;
@@ -385,26 +378,32 @@ fn play_game(
     }
 
     let (white_score, ending, culprit) = outcome.expect("the loop ends with an outcome");
-    let result = result_text(white_score);
     let tc = |i: usize| cfg.players[i].limit.pgn();
-    let mut tags = vec![
-        ("Event", cfg.event.clone()),
-        ("Site", "rookery match".to_string()),
-        ("Date", pgn::today()),
-        ("Round", format!("{}.{}", job.round, job.number)),
-        ("White", cfg.players[job.white].name.clone()),
-        ("Black", cfg.players[job.black].name.clone()),
+    let mut extra = vec![
         ("Opening", opening.name.clone()),
-        ("Termination", ending.to_string()),
         ("PlyCount", game.ply().to_string()),
     ];
     if tc(job.white) == tc(job.black) {
-        tags.push(("TimeControl", tc(job.white)));
+        extra.push(("TimeControl", tc(job.white)));
     } else {
-        tags.push(("WhiteTimeControl", tc(job.white)));
-        tags.push(("BlackTimeControl", tc(job.black)));
+        extra.push(("WhiteTimeControl", tc(job.white)));
+        extra.push(("BlackTimeControl", tc(job.black)));
     }
-    let pgn = pgn::write(&game, &tags, result, Some(&ending.to_string()));
+    let header = Header {
+        event: cfg.event.clone(),
+        site: "rookery match".into(),
+        round: format!("{}.{}", job.round, job.number),
+        white: cfg.players[job.white].name.clone(),
+        black: cfg.players[job.black].name.clone(),
+        extra,
+    };
+    let pgn = pgn_record(
+        &game,
+        &header,
+        Outcome::from_white_score(white_score),
+        ending.pgn_termination(),
+        &ending.to_string(),
+    );
     Played {
         job,
         white_score,
@@ -415,23 +414,8 @@ fn play_game(
     }
 }
 
-fn termination_text(t: Termination) -> String {
-    format!("{t:?}")
-        .chars()
-        .enumerate()
-        .flat_map(|(i, c)| {
-            let lower = c.to_ascii_lowercase();
-            if c.is_ascii_uppercase() && i > 0 {
-                vec![' ', lower]
-            } else {
-                vec![lower]
-            }
-        })
-        .collect()
-}
-
 /// Ends a game early by the configured rules, from the scores both engines reported.
-fn adjudicate(cfg: &Config, game: &Game, book_plies: usize, sides: &[Side; 2]) -> Option<Outcome> {
+fn adjudicate(cfg: &Config, game: &Game, book_plies: usize, sides: &[Side; 2]) -> Option<Finish> {
     let adj = &cfg.adjudication;
     let pos = game.position();
     if let Some(tb) = &adj.tablebases
@@ -495,7 +479,7 @@ pub fn load_openings(path: &str) -> Result<Vec<Opening>, crate::Error> {
     let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
     let mut out = Vec::new();
     if path.ends_with(".pgn") {
-        for (i, g) in crate::book::pgn::read_games(&text).into_iter().enumerate() {
+        for (i, g) in crate::core::pgn::read_games(&text).into_iter().enumerate() {
             out.push(Opening {
                 start: g.start,
                 moves: g.moves,

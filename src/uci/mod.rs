@@ -6,23 +6,23 @@
 //! Every search ends with exactly one `bestmove`, printed by the search thread. Output goes out
 //! line by line, flushed. Bad input gets one `info string` and the loop goes on.
 
-pub mod options;
 pub mod parse;
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use crate::book::Book;
-use crate::core::score::{MATE_BOUND, mate_moves};
-use crate::core::{Clock, Game, Limits, Rng};
-use crate::engine::{self, Analysis, Bound, Engine, EngineOptions, PvLine, Report};
-use options::{Effect, Options};
+use crate::core::score::{MATE_BOUND, uci_score};
+use crate::core::{Bound, Clock, Game, Limits, Rng};
+use crate::engine::{Analysis, Engine, EngineOptions, PvLine, Report};
+use crate::options::{Effect, Options};
+use crate::registry;
 use parse::{Command, Go, parse};
 
 /// The engine's name and version, as `id name` gives it.
@@ -122,10 +122,7 @@ fn info_lines(a: &Analysis, multipv: usize, chess960: bool, show_wdl: bool) -> V
         .take(multipv.max(1))
         .enumerate()
         .map(|(i, l)| {
-            let score = match mate_moves(l.score) {
-                Some(m) => format!("mate {m}"),
-                None => format!("cp {}", l.score),
-            };
+            let score = uci_score(l.score);
             let bound = match l.bound {
                 Bound::Exact => "",
                 Bound::Lower => " lowerbound",
@@ -189,8 +186,8 @@ impl State {
             book,
             ..EngineOptions::default()
         };
-        let mut e = engine::create(&self.options.engine, &options).unwrap_or_else(|_| {
-            engine::create("rookery", &options).expect("the strong engine always exists")
+        let mut e = registry::create(&self.options.engine, &options).unwrap_or_else(|_| {
+            registry::create("rookery", &options).expect("the strong engine always exists")
         });
         e.configure(&self.options.settings());
         e
@@ -261,7 +258,7 @@ impl State {
             Command::Uci => {
                 self.out.line(&format!("id name {}", engine_id()));
                 self.out.line("id author The Rookery developers");
-                for l in self.options.describe() {
+                for l in Options::describe() {
                     self.out.line(&l);
                 }
                 self.out.line("uciok");
@@ -334,7 +331,7 @@ impl State {
                 let pos = self.game.position();
                 self.out.line("");
                 for l in
-                    crate::cli::board::draw(pos, Color::White, self.game.last_move(), true).lines()
+                    crate::core::draw::draw(pos, Color::White, self.game.last_move(), true).lines()
                 {
                     self.out.line(l);
                 }
@@ -349,22 +346,9 @@ impl State {
             Command::Bench(depth) => {
                 self.finish_search();
                 let out = self.out.clone();
-                let (nodes, time) = crate::bench::run(
-                    depth.unwrap_or(crate::bench::DEFAULT_DEPTH).max(1),
-                    |i, l| {
-                        out.line(&format!(
-                            "{:>2} {:>10} nodes {:>6} ms  {}",
-                            i + 1,
-                            l.nodes,
-                            l.elapsed.as_millis(),
-                            l.fen
-                        ));
-                    },
-                );
-                self.out.line(&format!(
-                    "{nodes} nodes {} nps",
-                    crate::bench::nps(nodes, time)
-                ));
+                crate::bench::run_printed(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), |l| {
+                    out.line(l)
+                });
             }
             Command::Perft(depth) => {
                 self.finish_search();
@@ -454,6 +438,7 @@ impl State {
             searchmoves,
             mate: go.mate,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
+            start: Some(Instant::now()),
         }
     }
 

@@ -1,5 +1,6 @@
-//! Time management: from the limits, a soft target (don't start another iteration past it) and a
-//! hard limit (stop in the middle of one) for this move. The soft target stretches when the best
+//! Time management, one policy for every engine: from the limits, a soft target (don't start
+//! another iteration past it) and a hard limit (stop in the middle of one) for this move. The
+//! clock starts when the request arrived (`Limits::start`, stamped at UCI `go`). The soft target stretches when the best
 //! move keeps changing and shrinks when it is stable. While pondering neither applies; after a
 //! ponderhit both count from that moment.
 
@@ -23,7 +24,7 @@ impl TimeManager {
     pub fn new(limits: &Limits) -> TimeManager {
         let (soft, hard) = Self::allocate(limits);
         TimeManager {
-            start: Instant::now(),
+            start: limits.start.unwrap_or_else(Instant::now),
             soft,
             hard,
             from_clock: !limits.infinite && limits.movetime.is_none() && limits.clock.is_some(),
@@ -112,6 +113,57 @@ impl TimeManager {
     }
 }
 
+/// Decides when a search must stop: checked at every node, it asks the time manager only every
+/// 1024 nodes so the test costs almost nothing. The ladder's searches use it.
+#[derive(Debug)]
+pub struct Stopper {
+    time: TimeManager,
+    max_nodes: Option<u64>,
+    flag: Option<Arc<AtomicBool>>,
+    stopped: bool,
+}
+
+impl Stopper {
+    pub fn new(limits: &Limits) -> Stopper {
+        Stopper {
+            time: TimeManager::new(limits),
+            max_nodes: limits.nodes,
+            flag: limits.stop.clone(),
+            stopped: false,
+        }
+    }
+
+    /// True once the search must end; stays true.
+    pub fn should_stop(&mut self, nodes: u64) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.max_nodes.is_some_and(|n| nodes >= n) {
+            self.stopped = true;
+        } else if nodes.is_multiple_of(1024) {
+            self.stopped = self.time.hard_expired()
+                || self
+                    .flag
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed));
+        }
+        self.stopped
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.time.elapsed()
+    }
+
+    /// Past the time manager's target for this move: not worth starting another iteration.
+    pub fn no_new_iteration(&mut self) -> bool {
+        self.time.soft_expired(1.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +209,23 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_runs_from_the_request() {
+        // A request that arrived 50 ms ago with 30 ms to spend is already out of time, however
+        // late the engine starts on it (after a book probe or the tablebase filter, say).
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(30)),
+            start: Some(Instant::now() - Duration::from_millis(50)),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&limits);
+        assert!(tm.hard_expired());
+        assert!(tm.elapsed() >= Duration::from_millis(50));
+        // Without a stamp, the clock starts with the time manager.
+        let mut fresh = TimeManager::new(&Limits::movetime_ms(1000));
+        assert!(!fresh.hard_expired());
+    }
+
+    #[test]
     fn pondering_has_no_deadline_until_ponderhit() {
         let flag = Arc::new(AtomicBool::new(true));
         let mut limits = clock(10, 0, None);
@@ -166,5 +235,28 @@ mod tests {
         assert!(!tm.hard_expired());
         flag.store(false, Ordering::Relaxed);
         assert!(!tm.hard_expired(), "the clock restarts at ponderhit");
+    }
+
+    #[test]
+    fn node_limit_stops() {
+        let mut s = Stopper::new(&Limits {
+            nodes: Some(10),
+            ..Limits::default()
+        });
+        assert!(!s.should_stop(9));
+        assert!(s.should_stop(10));
+        assert!(s.should_stop(0));
+    }
+
+    #[test]
+    fn flag_stops() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let mut s = Stopper::new(&Limits {
+            stop: Some(flag.clone()),
+            ..Limits::default()
+        });
+        assert!(!s.should_stop(1024));
+        flag.store(true, Ordering::Relaxed);
+        assert!(s.should_stop(2048));
     }
 }

@@ -1,0 +1,372 @@
+//! Every UCI option, declared once in `OPTIONS`: its name, kind, default and range, what it does
+//! to the engine, and the one line that stores its value. The table produces the `uci` reply,
+//! parses `setoption`, sets the defaults (here and on the command line), fills the engine
+//! settings, and the tests walk it. Adding an option is one line in the table plus its field.
+//! Names match without regard to case; a bad value is an error message and changes nothing.
+
+use crate::engine::Settings;
+use crate::registry;
+use crate::tb::Syzygy;
+
+/// What kind of control a GUI shows, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// Free text; `<empty>` stands for the empty string.
+    Text,
+    /// One of the registry's engine names.
+    Engine {
+        default: &'static str,
+    },
+}
+
+/// What a changed option asks of the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing beyond remembering the value.
+    None,
+    /// Hash, threads, strength or tables changed: reconfigure the engine.
+    Reconfigure,
+    /// Empty the hash table.
+    ClearHash,
+    /// Another engine or book: create the engine anew.
+    Recreate,
+}
+
+/// A value, checked against its option's kind.
+#[derive(Clone, Copy, Debug)]
+pub enum Value<'a> {
+    Int(i64),
+    Bool(bool),
+    Text(&'a str),
+    Press,
+}
+
+impl Value<'_> {
+    fn int(self) -> i64 {
+        match self {
+            Value::Int(n) => n,
+            _ => 0,
+        }
+    }
+
+    fn bool(self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+
+    fn text(self) -> String {
+        match self {
+            Value::Text(t) => t.to_string(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// One option: name, kind, effect, what it is for, and how its value is stored.
+pub struct Declared {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub effect: Effect,
+    pub help: &'static str,
+    pub store: fn(&mut Options, Value<'_>) -> Result<(), String>,
+}
+
+pub const HASH_MAX_MB: i64 = 32_768;
+pub const ELO_MIN: i64 = 1000;
+/// Above this, at 10 s + 0.1 s a move, the node budget is more than the clock allows: full strength.
+pub const ELO_MAX: i64 = 2200;
+
+const fn spin(default: i64, min: i64, max: i64) -> Kind {
+    Kind::Spin { default, min, max }
+}
+
+const fn check(default: bool) -> Kind {
+    Kind::Check { default }
+}
+
+use Effect::{ClearHash, Reconfigure, Recreate};
+
+/// Every option, in the order the `uci` reply lists them.
+#[rustfmt::skip]
+pub static OPTIONS: &[Declared] = &[
+    Declared { name: "Hash", kind: spin(16, 1, HASH_MAX_MB), effect: Reconfigure, help: "hash table in MB, resizable at any time", store: |o, v| { o.hash_mb = v.int() as usize; Ok(()) } },
+    Declared { name: "Threads", kind: spin(1, 1, 256), effect: Reconfigure, help: "search threads (Lazy SMP on a shared lock-free table)", store: |o, v| { o.threads = v.int() as usize; Ok(()) } },
+    Declared { name: "MultiPV", kind: spin(1, 1, 256), effect: Effect::None, help: "principal variations reported", store: |o, v| { o.multipv = v.int() as usize; Ok(()) } },
+    Declared { name: "Move Overhead", kind: spin(10, 0, 5000), effect: Effect::None, help: "ms kept back per move for the GUI and the pipe", store: |o, v| { o.move_overhead_ms = v.int() as u64; Ok(()) } },
+    Declared { name: "Clear Hash", kind: Kind::Button, effect: ClearHash, help: "empty the hash table", store: |_, _| Ok(()) },
+    Declared { name: "Ponder", kind: check(false), effect: Effect::None, help: "thinking on the opponent's time (`go ponder`, `ponderhit`)", store: |o, v| { o.ponder = v.bool(); Ok(()) } },
+    Declared { name: "UCI_Chess960", kind: check(false), effect: Effect::None, help: "castling written king-takes-rook", store: |o, v| { o.chess960 = v.bool(); Ok(()) } },
+    Declared { name: "UCI_LimitStrength", kind: check(false), effect: Reconfigure, help: "play at about UCI_Elo", store: |o, v| { o.limit_strength = v.bool(); Ok(()) } },
+    Declared { name: "UCI_Elo", kind: spin(1800, ELO_MIN, ELO_MAX), effect: Reconfigure, help: "the strength UCI_LimitStrength plays at (Stockfish's UCI_Elo scale at 10 s + 0.1 s)", store: |o, v| { o.elo = v.int() as u32; Ok(()) } },
+    Declared { name: "UCI_ShowWDL", kind: check(false), effect: Effect::None, help: "win/draw/loss per mille in `info`", store: |o, v| { o.show_wdl = v.bool(); Ok(()) } },
+    Declared { name: "OwnBook", kind: check(false), effect: Recreate, help: "play from a Polyglot book", store: |o, v| { o.own_book = v.bool(); Ok(()) } },
+    Declared { name: "BookFile", kind: Kind::Text, effect: Recreate, help: "the Polyglot book for OwnBook (empty: the built-in one)", store: |o, v| { o.book_file = v.text(); Ok(()) } },
+    Declared { name: "SyzygyPath", kind: Kind::Text, effect: Reconfigure, help: "Syzygy tablebase directories, separated by ':'", store: store_syzygy_path },
+    Declared { name: "SyzygyProbeDepth", kind: spin(1, 1, 100), effect: Reconfigure, help: "probe in the search from this remaining depth", store: |o, v| { o.syzygy_probe_depth = v.int() as u32; Ok(()) } },
+    Declared { name: "SyzygyProbeLimit", kind: spin(7, 0, 7), effect: Reconfigure, help: "probe positions of at most this many pieces", store: |o, v| { o.syzygy_probe_limit = v.int() as u32; Ok(()) } },
+    Declared { name: "Engine", kind: Kind::Engine { default: "rookery" }, effect: Recreate, help: "any rung of the ladder, so GUIs and bots can play the tutorial's engines", store: |o, v| { o.engine = v.text(); Ok(()) } },
+];
+
+/// Opens the tables a new `SyzygyPath` names; on failure none are kept.
+fn store_syzygy_path(o: &mut Options, v: Value<'_>) -> Result<(), String> {
+    o.syzygy_path = v.text();
+    o.syzygy = None;
+    if !o.syzygy_path.is_empty() {
+        o.syzygy = Some(
+            Syzygy::open(&o.syzygy_path).map_err(|e| format!("{e}; playing without tablebases"))?,
+        );
+    }
+    Ok(())
+}
+
+/// The declaration of option `name` (any case).
+pub fn find(name: &str) -> Option<&'static Declared> {
+    let name = name.trim();
+    OPTIONS.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// The default of spin option `name`, for command-line defaults that mirror UCI options.
+/// Panics on a name that is not a spin option of the table (a programming error that every
+/// test run would show).
+pub fn default_spin(name: &str) -> i64 {
+    match find(name).map(|d| d.kind) {
+        Some(Kind::Spin { default, .. }) => default,
+        _ => panic!("no spin option '{name}' in the table"),
+    }
+}
+
+/// The option values, as the UCI loop keeps them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+    pub limit_strength: bool,
+    pub elo: u32,
+    pub show_wdl: bool,
+    pub own_book: bool,
+    /// Empty: the built-in book.
+    pub book_file: String,
+    pub syzygy_path: String,
+    /// The tables of `syzygy_path`, when they opened.
+    pub syzygy: Option<Syzygy>,
+    pub syzygy_probe_depth: u32,
+    pub syzygy_probe_limit: u32,
+    pub engine: String,
+}
+
+impl Default for Options {
+    /// Every option at the default the table declares.
+    fn default() -> Self {
+        let mut o = Options {
+            hash_mb: 0,
+            threads: 0,
+            multipv: 0,
+            move_overhead_ms: 0,
+            ponder: false,
+            chess960: false,
+            limit_strength: false,
+            elo: 0,
+            show_wdl: false,
+            own_book: false,
+            book_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy: None,
+            syzygy_probe_depth: 0,
+            syzygy_probe_limit: 0,
+            engine: String::new(),
+        };
+        for d in OPTIONS {
+            let value = match d.kind {
+                Kind::Spin { default, .. } => Value::Int(default),
+                Kind::Check { default } => Value::Bool(default),
+                Kind::Button => continue,
+                Kind::Text => Value::Text(""),
+                Kind::Engine { default } => Value::Text(default),
+            };
+            (d.store)(&mut o, value).expect("every default is valid");
+        }
+        o
+    }
+}
+
+impl Options {
+    /// The `option ...` lines of the `uci` answer.
+    pub fn describe() -> Vec<String> {
+        OPTIONS
+            .iter()
+            .map(|d| {
+                let tail = match d.kind {
+                    Kind::Spin { default, min, max } => {
+                        format!("spin default {default} min {min} max {max}")
+                    }
+                    Kind::Check { default } => format!("check default {default}"),
+                    Kind::Button => "button".to_string(),
+                    Kind::Text => "string default <empty>".to_string(),
+                    Kind::Engine { default } => {
+                        let vars: String = registry::names().map(|n| format!(" var {n}")).collect();
+                        format!("combo default {default}{vars}")
+                    }
+                };
+                format!("option name {} type {tail}", d.name)
+            })
+            .collect()
+    }
+
+    /// The engine settings these options ask for.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            hash_mb: self.hash_mb,
+            threads: self.threads,
+            limit_elo: self.limit_strength.then_some(self.elo),
+            syzygy: self.syzygy.clone(),
+            syzygy_probe_depth: self.syzygy_probe_depth,
+            syzygy_probe_limit: self.syzygy_probe_limit,
+        }
+    }
+
+    /// Sets an option from `setoption name <name> [value <value>]`, checking the value against
+    /// the option's kind and range first.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let d = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+        let value = value.map(str::trim);
+        let need = || value.ok_or_else(|| format!("option '{}' needs a value", d.name));
+        let parsed = match d.kind {
+            Kind::Spin { min, max, .. } => {
+                let v = need()?;
+                let n: i64 = v
+                    .parse()
+                    .map_err(|_| format!("option '{}': '{v}' is not a whole number", d.name))?;
+                if !(min..=max).contains(&n) {
+                    return Err(format!("option '{}': {n} is outside {min}..{max}", d.name));
+                }
+                Value::Int(n)
+            }
+            Kind::Check { .. } => match need()?.to_ascii_lowercase().as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                v => return Err(format!("option '{}': '{v}' is not true or false", d.name)),
+            },
+            Kind::Button => Value::Press,
+            Kind::Text => match need()? {
+                "<empty>" => Value::Text(""),
+                v => Value::Text(v),
+            },
+            Kind::Engine { .. } => {
+                let v = need()?;
+                if !registry::is_known(v) {
+                    return Err(format!(
+                        "option '{}': {}",
+                        d.name,
+                        registry::unknown(&v.to_ascii_lowercase())
+                    ));
+                }
+                let lower = v.to_ascii_lowercase();
+                (d.store)(self, Value::Text(&lower))?;
+                return Ok(d.effect);
+            }
+        };
+        (d.store)(self, parsed)?;
+        Ok(d.effect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_ignore_case_and_values_are_checked() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", Some("64")), Ok(Effect::Reconfigure));
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.set("MOVE OVERHEAD", Some("30")), Ok(Effect::None));
+        assert_eq!(o.move_overhead_ms, 30);
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert_eq!(o.hash_mb, 64, "a bad value changes nothing");
+        assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert_eq!(o.set("engine", Some("Minimax")), Ok(Effect::Recreate));
+        assert_eq!(o.engine, "minimax");
+        let err = o.set("Engine", Some("deep-blue")).unwrap_err();
+        assert!(err.contains("unknown engine 'deep-blue'"), "{err}");
+        assert!(o.set("Contempt", Some("10")).is_err());
+        assert_eq!(o.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(o.set("BookFile", Some("<empty>")), Ok(Effect::Recreate));
+        assert_eq!(o.book_file, "");
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        o.set("UCI_Elo", Some("1500")).unwrap();
+        assert_eq!(o.settings().limit_elo, Some(1500));
+    }
+
+    #[test]
+    fn syzygy_path_opens_the_tables_or_says_why_not() {
+        let mut o = Options::default();
+        assert_eq!(
+            o.set("SyzygyPath", Some("tests/data/syzygy")),
+            Ok(Effect::Reconfigure)
+        );
+        assert_eq!(o.settings().syzygy.map(|t| t.max_pieces()), Some(4));
+        let err = o.set("SyzygyPath", Some("/no/such/dir")).unwrap_err();
+        assert!(err.contains("not a directory"), "{err}");
+        assert_eq!(o.settings().syzygy, None, "a bad path leaves no tables");
+        assert_eq!(
+            o.set("syzygypath", Some("<empty>")),
+            Ok(Effect::Reconfigure)
+        );
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        o.set("SyzygyProbeDepth", Some("4")).unwrap();
+        assert_eq!(o.settings().syzygy_probe_depth, 4);
+    }
+
+    /// Each declared option: described once, its default accepted by `set`, its range enforced.
+    #[test]
+    fn the_table_drives_description_parsing_and_defaults() {
+        let lines = Options::describe();
+        assert_eq!(lines.len(), OPTIONS.len());
+        for (d, line) in OPTIONS.iter().zip(&lines) {
+            assert!(
+                line.starts_with(&format!("option name {} type ", d.name)),
+                "{line}"
+            );
+            let mut o = Options::default();
+            match d.kind {
+                Kind::Spin { default, min, max } => {
+                    assert!((min..=max).contains(&default), "{}", d.name);
+                    assert!(o.set(d.name, Some(&(max + 1).to_string())).is_err());
+                    assert!(o.set(d.name, Some(&(min - 1).to_string())).is_err());
+                    assert_eq!(o.set(d.name, Some(&default.to_string())), Ok(d.effect));
+                }
+                Kind::Check { default } => {
+                    assert_eq!(o.set(d.name, Some(&default.to_string())), Ok(d.effect));
+                }
+                Kind::Button => assert_eq!(o.set(d.name, None), Ok(d.effect)),
+                Kind::Text => assert_eq!(o.set(d.name, Some("<empty>")), Ok(d.effect)),
+                Kind::Engine { default } => {
+                    assert_eq!(o.set(d.name, Some(default)), Ok(d.effect));
+                    assert!(line.contains("var pst") && line.contains("var rookery"));
+                }
+            }
+            assert_eq!(
+                o,
+                Options::default(),
+                "{}: the default changes nothing",
+                d.name
+            );
+        }
+        assert_eq!(Options::default().settings(), Settings::default());
+        assert_eq!(default_spin("Hash"), 16);
+    }
+}
