@@ -117,7 +117,14 @@ fn handshake_lists_every_option() {
             "{line}"
         );
     }
-    for name in ["Hash", "Threads", "MultiPV", "Move Overhead", "SyzygyPath", "UCI_Elo"] {
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "SyzygyPath",
+        "UCI_Elo",
+    ] {
         assert!(rookery::options::find(name).is_some(), "{name}");
     }
     e.ready();
