@@ -107,3 +107,12 @@ fn one_searched_move_is_still_searched_to_the_depth_asked() {
     );
     assert_eq!((a.best, a.depth), (Some(g5), 10));
 }
+
+#[test]
+fn a_mate_on_the_hundredth_half_move_is_a_mate() {
+    // Rd8# is the 100th half-move without a capture or pawn move: checkmate ends the game
+    // before the 50-move rule can be claimed.
+    let (m, score, _) = best("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 99 80", 4, 1);
+    assert_eq!(m, "d1d8");
+    assert_eq!(score.and_then(mate_moves), Some(1));
+}

@@ -181,6 +181,22 @@ fn mate_in_one_and_no_move_positions() {
 }
 
 #[test]
+fn go_mate_searches_until_the_mate_is_proven() {
+    // The first position of tests/data/mate-in-3.epd: the mate (Nde6) is not found within 6 plies, the depth
+    // `go mate 3` used to stop at; the search must go on until the mate in 3 is proven.
+    let mut e = Engine::start();
+    e.send("position fen 8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1");
+    e.send("go mate 3");
+    let (lines, best) = e.bestmove();
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 3")),
+        "{lines:?}"
+    );
+    assert_eq!(best.split_whitespace().nth(1), Some("d4e6"), "{lines:?}");
+    e.quit();
+}
+
+#[test]
 fn multipv_three_gives_three_lines() {
     let mut e = Engine::start();
     e.send("setoption name MultiPV value 3");

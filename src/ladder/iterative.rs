@@ -31,7 +31,7 @@ pub fn deepen(
         Node::Moves(moves) => moves,
     };
     let max_depth = limits
-        .depth
+        .depth_or_mate()
         .unwrap_or(MAX_DEPTH)
         .clamp(1, MAX_PLY as u32 / 2);
     let mut order: Vec<Move> = moves.to_vec();

@@ -221,7 +221,7 @@ impl Engine for FixedDepth {
     }
 
     fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
-        let depth = limits.depth.unwrap_or(self.default_depth);
+        let depth = limits.depth_or_mate().unwrap_or(self.default_depth);
         report_final((self.search)(game, limits, depth, &mut NoTrace), report)
     }
 

@@ -14,7 +14,7 @@
 //! | 32-47 | static evaluation (i16) |
 //! | 48-55 | depth (u8) |
 //! | 56-57 | bound (1 upper, 2 lower, 3 exact) |
-//! | 58-63 | generation (6 bits) |
+//! | 58-63 | generation (6 bits: 1-63 name the last 63 searches, 0 is "older") |
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -92,13 +92,27 @@ impl Tt {
         ((u128::from(key) * self.slots.len() as u128) >> 64) as usize
     }
 
+    /// The current search's generation, 1 to 63.
     fn generation(&self) -> u64 {
-        self.generation.load(Ordering::Relaxed) & 63
+        1 + self.generation.load(Ordering::Relaxed) % 63
     }
 
-    /// A new search: older entries become the first to be replaced.
+    /// A new search: older entries become the first to be replaced. Six bits name 63 searches;
+    /// when the names come round again, every entry is marked older (generation 0) first, so an
+    /// entry from 63 searches ago never looks current. Call it while no thread searches.
     pub fn new_search(&self) {
-        self.generation.fetch_add(1, Ordering::Relaxed);
+        let count = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
+        if count.is_multiple_of(63) {
+            for s in &self.slots {
+                let data = s.data.load(Ordering::Relaxed);
+                if data != 0 {
+                    let key = s.check.load(Ordering::Relaxed) ^ data;
+                    let aged = data & !(63 << 58);
+                    s.data.store(aged, Ordering::Relaxed);
+                    s.check.store(key ^ aged, Ordering::Relaxed);
+                }
+            }
+        }
     }
 
     /// Empties the table.
@@ -228,5 +242,25 @@ mod tests {
         tt.new_search();
         tt.store(2, None, 6, 0, 2, Bound::Exact);
         assert!(tt.probe(2).is_some(), "old entries give way");
+    }
+
+    #[test]
+    fn old_entries_never_look_current_when_the_generation_wraps() {
+        let tt = Tt::new(1);
+        let n = tt.slots.len() as u64;
+        // Fill every slot in this search: hashfull reads 1000.
+        for i in 0..n {
+            let key = ((i as u128) << 64).div_ceil(n as u128) as u64 | 1;
+            tt.store(key, None, 1, 1, 5, Bound::Exact);
+        }
+        assert_eq!(tt.hashfull(), 1000);
+        // However many searches later, none of them is current again.
+        for searches in 1..=200 {
+            tt.new_search();
+            assert_eq!(tt.hashfull(), 0, "after {searches} searches");
+        }
+        // Entries survive the ageing (only their generation changed).
+        let key = (1u128 << 64).div_ceil(n as u128) as u64 | 1;
+        assert_eq!(tt.probe(key).map(|e| e.depth), Some(5));
     }
 }

@@ -20,7 +20,7 @@ use crate::core::Game;
 use crate::core::PvTable;
 use crate::core::TimeManager;
 use crate::core::score::{
-    DRAW, INFINITY, MATE_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
+    DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
 use crate::engine::{Analysis, PvLine, Report, Reporter, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
@@ -117,6 +117,9 @@ pub struct Worker {
     pub time: Option<TimeManager>,
     /// While a null move's cut-off is being verified: no null moves above this ply.
     nmp_min_ply: usize,
+    /// Index in `hashes` of the position after the latest null move on the current path:
+    /// positions before it cannot repeat (the null move is no move of the game).
+    null_barrier: usize,
 }
 
 // Search margins: each has a name and one home.
@@ -156,6 +159,7 @@ impl Worker {
             lmr: lmr_table(),
             time: None,
             nmp_min_ply: 0,
+            null_barrier: 0,
         }
     }
 
@@ -173,6 +177,7 @@ impl Worker {
         self.stopped = false;
         self.completed_depth = 0;
         self.nmp_min_ply = 0;
+        self.null_barrier = 0;
         self.hashes.clear();
         self.hashes.extend_from_slice(game.hashes());
         self.hashes.reserve(MAX_SEARCH_PLY + 4);
@@ -233,13 +238,16 @@ impl Worker {
     }
 
     /// Repetition, 50-move rule or insufficient material. A repetition inside the search counts
-    /// at once; one of a position from before the root needs a second.
+    /// at once; one of a position from before the root needs a second. No repetition reaches
+    /// back past a null move.
     fn is_draw(&self, b: &SearchBoard) -> bool {
-        if b.pos.halfmoves() >= 100 || b.pos.is_insufficient_material() {
+        if fifty_move_draw(b) || b.pos.is_insufficient_material() {
             return true;
         }
         let n = self.hashes.len();
-        let window = (b.pos.halfmoves() as usize).min(n - 1);
+        let window = (b.pos.halfmoves() as usize)
+            .min(n - 1)
+            .min(n - 1 - self.null_barrier.min(n - 1));
         let mut seen = 0;
         let mut i = 2;
         while i <= window {
@@ -390,6 +398,7 @@ impl Worker {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
                 self.hashes.push(child.hash);
+                let barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
                 let v = -self.search::<false>(
                     shared,
                     &child,
@@ -399,12 +408,13 @@ impl Worker {
                     ply + 1,
                     !cut_node,
                 );
+                self.null_barrier = barrier;
                 self.hashes.pop();
                 if self.stopped {
                     return 0;
                 }
                 if v >= beta {
-                    let v = if is_mate(v) { beta } else { v };
+                    let v = null_cutoff_score(v, beta);
                     if self.nmp_min_ply != 0 || depth < NMP_VERIFY_DEPTH {
                         return v;
                     }
@@ -625,7 +635,7 @@ impl Worker {
             self.pv.clear(ply as u32);
         }
         self.seldepth = self.seldepth.max(ply);
-        if b.pos.halfmoves() >= 100 || b.pos.is_insufficient_material() {
+        if fifty_move_draw(b) || b.pos.is_insufficient_material() {
             return DRAW;
         }
         let in_check = b.pos.is_check();
@@ -717,6 +727,18 @@ impl Worker {
         );
         best
     }
+}
+
+/// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
+/// the last of them mated (checkmate takes precedence).
+fn fifty_move_draw(b: &SearchBoard) -> bool {
+    b.pos.halfmoves() >= 100 && !(b.pos.is_check() && b.pos.legal_moves().is_empty())
+}
+
+/// The score a null-move cut-off returns: the search after a pass proves only that the position
+/// is good enough, never a mate or a tablebase win it did not play out, so those become `beta`.
+fn null_cutoff_score(v: i32, beta: i32) -> i32 {
+    if v >= TB_BOUND { beta } else { v }
 }
 
 /// Does `m` give check? Direct checks and discovered checks through the vacated square, from
@@ -1029,5 +1051,33 @@ impl Worker {
     pub fn publish_nodes(&self, shared: &Shared) {
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::parse_fen;
+
+    #[test]
+    fn null_move_cutoffs_claim_no_unproven_win() {
+        assert_eq!(null_cutoff_score(150, 100), 150);
+        assert_eq!(null_cutoff_score(TB_WIN - 10, 100), 100, "a tablebase win");
+        assert_eq!(null_cutoff_score(mate_in(7), 100), 100, "a mate");
+    }
+
+    #[test]
+    fn repetitions_do_not_reach_back_past_a_null_move() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w K - 20 40";
+        let b = SearchBoard::new(parse_fen(fen).unwrap());
+        let mut w = Worker::new(0);
+        w.prepare(&Game::new(b.pos.clone()), &[]);
+        // The path: the root, a null move, a reply, and a position with the root's hash two
+        // plies later (side to move and pieces as at the root).
+        let root = b.hash;
+        w.hashes.extend([root ^ 1, root]);
+        assert!(w.is_draw(&b), "without a null move it repeats the root");
+        w.null_barrier = w.root_index + 1;
+        assert!(!w.is_draw(&b), "the root is behind the null move");
     }
 }

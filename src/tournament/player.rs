@@ -13,6 +13,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::core::game::{fen_of, parse_move, uci};
 use crate::core::{Clock, Game, Limits};
 use crate::engine::{Engine, EngineOptions, Settings};
+use crate::options;
 use crate::tb::Syzygy;
 
 /// How long a player may think about one move.
@@ -221,7 +222,7 @@ impl Player for Internal {
                     increment: c.inc,
                     moves_to_go: None,
                 }),
-                move_overhead: Duration::from_millis(10),
+                move_overhead: Duration::from_millis(options::default_spin("Move Overhead") as u64),
                 ..Limits::default()
             },
             (Limit::MoveTime(t), _) => Limits {

@@ -426,7 +426,9 @@ impl State {
             && go.movetime.is_none()
             && go.mate.is_none();
         Limits {
-            depth: go.depth.or(go.mate.map(|m| m * 2)),
+            // `go mate N`: the strong engine searches until the mate is proven (or a limit or
+            // `stop` ends it); the ladder searches 2N plies.
+            depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime.map(Duration::from_millis),
             clock,
