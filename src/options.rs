@@ -100,7 +100,7 @@ pub static OPTIONS: &[Declared] = &[
     Declared { name: "Hash", kind: spin(16, 1, HASH_MAX_MB), effect: Reconfigure, help: "hash table in MB, resizable at any time", store: |o, v| { o.hash_mb = v.int() as usize; Ok(()) } },
     Declared { name: "Threads", kind: spin(1, 1, 256), effect: Reconfigure, help: "search threads (Lazy SMP on a shared lock-free table)", store: |o, v| { o.threads = v.int() as usize; Ok(()) } },
     Declared { name: "MultiPV", kind: spin(1, 1, 256), effect: Effect::None, help: "principal variations reported", store: |o, v| { o.multipv = v.int() as usize; Ok(()) } },
-    Declared { name: "Move Overhead", kind: spin(30, 0, 5000), effect: Effect::None, help: "ms kept back per move for the GUI and the pipe", store: |o, v| { o.move_overhead_ms = v.int() as u64; Ok(()) } },
+    Declared { name: "Move Overhead", kind: spin(10, 0, 5000), effect: Effect::None, help: "ms kept back per move for the GUI and the pipe", store: |o, v| { o.move_overhead_ms = v.int() as u64; Ok(()) } },
     Declared { name: "Clear Hash", kind: Kind::Button, effect: ClearHash, help: "empty the hash table", store: |_, _| Ok(()) },
     Declared { name: "Ponder", kind: check(false), effect: Effect::None, help: "thinking on the opponent's time (`go ponder`, `ponderhit`)", store: |o, v| { o.ponder = v.bool(); Ok(()) } },
     Declared { name: "UCI_Chess960", kind: check(false), effect: Effect::None, help: "castling written king-takes-rook", store: |o, v| { o.chess960 = v.bool(); Ok(()) } },

@@ -52,10 +52,13 @@ impl TimeManager {
         let inc = clock.increment.as_millis() as i64;
         let over = overhead.as_millis() as i64;
         let moves = i64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
-        // The time for the rest of the horizon: what is on the clock plus the increments to come,
-        // less the overhead every one of those moves will cost. Near zero this spends less than
-        // the increment, so a low clock recovers instead of draining.
-        let horizon = (remaining + inc * (moves - 1) - over * (moves + 2)).max(1);
+        // A reserve of 20 overheads stays on the clock: when it runs low the engine spends
+        // about the increment less the overhead, so the clock settles at reserve + increment
+        // instead of draining toward zero, where one stall of the GUI or the machine flags.
+        let reserve = 20 * over;
+        // The time for the rest of the horizon: what is on the clock above the reserve plus the
+        // increments to come, less the overhead every one of those moves will cost.
+        let horizon = (remaining - reserve + inc * (moves - 1) - over * moves).max(1);
         let soft = horizon / moves;
         // Never more than a fraction of what is actually on the clock.
         let on_clock = (remaining - over).max(1);
@@ -201,11 +204,14 @@ mod tests {
         let (soft, _) = TimeManager::allocate(&clock(60_000, 1000, None));
         assert!(soft.unwrap() >= Duration::from_millis(2000));
         // A low clock with an increment spends less than the increment less the overhead, so
-        // it grows back.
+        // it grows back; at the reserve (200 ms here) plus the increment it spends about that.
         for ms in [30, 60, 100] {
             let (soft, _) = TimeManager::allocate(&clock(ms, 10, None));
             assert!(soft.unwrap() < Duration::from_millis(5), "{ms}: {soft:?}");
         }
+        let (soft, _) = TimeManager::allocate(&clock(250, 50, None));
+        let spent = soft.unwrap().as_millis() as i64 + 10;
+        assert!((spent - 50).abs() <= 3, "{spent}");
     }
 
     #[test]

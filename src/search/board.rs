@@ -18,6 +18,27 @@ pub struct SearchBoard {
     pub psq: S,
     /// Game phase: 24 with all pieces on the board, 0 with none but pawns and kings.
     pub phase: i32,
+    /// Zobrist keys of parts of the board, for the correction histories: the pawns, then
+    /// White's and Black's other pieces.
+    pub part_keys: [u64; 3],
+}
+
+/// The part of `part_keys` a piece belongs to.
+fn part(piece: Piece) -> usize {
+    match (piece.role, piece.color) {
+        (Role::Pawn, _) => 0,
+        (_, Color::White) => 1,
+        (_, Color::Black) => 2,
+    }
+}
+
+/// `part_keys` computed from scratch.
+fn part_keys_full(pos: &Chess) -> [u64; 3] {
+    let mut keys = [0; 3];
+    for (sq, piece) in pos.board().iter() {
+        keys[part(piece)] ^= z_piece(sq, piece);
+    }
+    keys
 }
 
 fn z_piece(sq: Square, piece: Piece) -> u64 {
@@ -48,6 +69,7 @@ impl SearchBoard {
             hash: hash(&pos),
             psq,
             phase,
+            part_keys: part_keys_full(&pos),
             pos,
         }
     }
@@ -63,8 +85,11 @@ impl SearchBoard {
         let mut hash = self.hash ^ z_castling(&self.pos) ^ z_ep(&self.pos);
         let mut score = self.psq;
         let mut phase = self.phase;
+        let mut part_keys = self.part_keys;
         let mut moved = |sq: Square, piece: Piece, add: bool| {
-            hash ^= z_piece(sq, piece);
+            let z = z_piece(sq, piece);
+            hash ^= z;
+            part_keys[part(piece)] ^= z;
             if add {
                 score += psq(piece, sq);
             } else {
@@ -170,6 +195,7 @@ impl SearchBoard {
             hash,
             psq: score,
             phase,
+            part_keys,
         };
         next.debug_check();
         next
@@ -184,6 +210,7 @@ impl SearchBoard {
             hash,
             psq: self.psq,
             phase: self.phase,
+            part_keys: self.part_keys,
         };
         next.debug_check();
         Some(next)
@@ -192,6 +219,11 @@ impl SearchBoard {
     /// Debug builds: the incremental state equals a full recomputation.
     fn debug_check(&self) {
         debug_assert_eq!(self.hash, hash(&self.pos), "incremental hash");
+        debug_assert_eq!(
+            self.part_keys,
+            part_keys_full(&self.pos),
+            "incremental part keys"
+        );
         debug_assert_eq!(
             (self.psq, self.phase),
             psq_full(self.pos.board()),

@@ -12,41 +12,159 @@ use crate::core::moves::mvv_lva;
 /// History scores live in -HISTORY_MAX..=HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Quiet-move statistics of one search thread.
+/// A piece and the square it moved to, as one index (0..768): what continuation histories are
+/// keyed by.
+pub fn piece_to(side: Color, m: Move) -> usize {
+    (side as usize * 6 + m.role() as usize - 1) * 64 + m.to() as usize
+}
+
+/// The piece-to indices of the moves one and two plies before a node (`None` after a null
+/// move or at the root): the context of its continuation histories.
+pub type Context = [Option<usize>; 2];
+
+/// Moves `h` toward `bonus` (positive or negative), saturating at HISTORY_MAX.
+#[inline]
+fn gravity(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+/// Move-ordering statistics of one search thread.
 pub struct Histories {
     /// Butterfly history: [side][from][to].
     pub butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// Continuation history: [piece-to of an earlier move][piece-to of this move], shared by
+    /// the move one ply before (counter-move history) and two plies before (follow-up history).
+    pub continuation: Box<[[i32; 768]]>,
+    /// Capture history: [piece-to of the capture][captured role].
+    pub capture: Box<[[i32; 6]]>,
     /// Killer moves per ply.
     pub killers: Vec<[Option<Move>; 2]>,
     /// The quiet move that refuted a move, by the refuted move's [side][piece][to].
     pub counter: Box<[[[Option<Move>; 64]; 7]; 2]>,
+    /// Correction history: how far the static evaluation missed what the search found, by side
+    /// to move and the pawn structure.
+    pub pawn_correction: Box<[[i32; CORRECTION_SIZE]]>,
+    /// The same by side to move and one side's pieces other than pawns: [mover][colour][key].
+    pub piece_correction: Box<[[[i32; CORRECTION_SIZE]; 2]]>,
+}
+
+/// Entries of each correction table (a power of two).
+pub const CORRECTION_SIZE: usize = 16_384;
+/// Correction entries are in 1/4 centipawn; each is bounded by this.
+const CORRECTION_MAX: i32 = 512;
+
+/// The keys a position's corrections are found by: its pawns, and each side's other pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CorrectionKeys {
+    pub pawns: usize,
+    pub pieces: [usize; 2],
+}
+
+impl CorrectionKeys {
+    /// The table indices of a position's part keys (pawns, White's pieces, Black's pieces).
+    pub fn of(part_keys: [u64; 3]) -> CorrectionKeys {
+        let index = |k: u64| (k >> 40) as usize & (CORRECTION_SIZE - 1);
+        CorrectionKeys {
+            pawns: index(part_keys[0]),
+            pieces: [index(part_keys[1]), index(part_keys[2])],
+        }
+    }
 }
 
 impl Histories {
     pub fn new(max_ply: usize) -> Histories {
         Histories {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
+            continuation: vec![[0; 768]; 768].into_boxed_slice(),
+            capture: vec![[0; 6]; 768].into_boxed_slice(),
             killers: vec![[None; 2]; max_ply + 2],
             counter: Box::new([[[None; 64]; 7]; 2]),
+            pawn_correction: vec![[0; CORRECTION_SIZE]; 2].into_boxed_slice(),
+            piece_correction: vec![[[0; CORRECTION_SIZE]; 2]; 2].into_boxed_slice(),
         }
+    }
+
+    /// Centipawns to add to the static evaluation of a position with these keys.
+    pub fn correction(&self, side: Color, keys: CorrectionKeys) -> i32 {
+        let s = side as usize;
+        let sum = 2 * self.pawn_correction[s][keys.pawns]
+            + self.piece_correction[s][0][keys.pieces[0]]
+            + self.piece_correction[s][1][keys.pieces[1]];
+        sum / 16
+    }
+
+    /// The search found `diff` centipawns more than the corrected static evaluation, `depth`
+    /// deep: move the corrections toward it, deeper results more.
+    pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {
+        let bonus = (diff * 4 * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let s = side as usize;
+        let step = |h: &mut i32| {
+            *h += bonus - *h * bonus.abs() / CORRECTION_MAX;
+        };
+        step(&mut self.pawn_correction[s][keys.pawns]);
+        step(&mut self.piece_correction[s][0][keys.pieces[0]]);
+        step(&mut self.piece_correction[s][1][keys.pieces[1]]);
     }
 
     pub fn clear(&mut self) {
         *self.butterfly = [[[0; 64]; 64]; 2];
+        self.continuation.iter_mut().for_each(|r| *r = [0; 768]);
+        self.capture.iter_mut().for_each(|r| *r = [0; 6]);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         *self.counter = [[[None; 64]; 7]; 2];
+        self.pawn_correction
+            .iter_mut()
+            .flatten()
+            .for_each(|h| *h = 0);
+        self.piece_correction
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .for_each(|h| *h = 0);
     }
 
-    pub fn quiet_score(&self, side: Color, m: Move) -> i32 {
+    /// The butterfly history of a quiet move alone.
+    pub fn butterfly_score(&self, side: Color, m: Move) -> i32 {
         let (from, to) = from_to(m);
         self.butterfly[side as usize][from as usize][to as usize]
     }
 
-    /// Moves the history toward `bonus` (positive or negative), saturating at HISTORY_MAX.
-    pub fn update_quiet(&mut self, side: Color, m: Move, bonus: i32) {
+    /// What the histories say of a quiet move in its context: butterfly plus both
+    /// continuation histories.
+    pub fn quiet_score(&self, side: Color, m: Move, context: Context) -> i32 {
+        let pt = piece_to(side, m);
+        let mut score = self.butterfly_score(side, m);
+        for c in context.into_iter().flatten() {
+            score += self.continuation[c][pt];
+        }
+        score
+    }
+
+    /// Rewards (positive `bonus`) or punishes a quiet move in every history it has.
+    pub fn update_quiet(&mut self, side: Color, m: Move, context: Context, bonus: i32) {
         let (from, to) = from_to(m);
-        let h = &mut self.butterfly[side as usize][from as usize][to as usize];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        gravity(
+            &mut self.butterfly[side as usize][from as usize][to as usize],
+            bonus,
+        );
+        let pt = piece_to(side, m);
+        for c in context.into_iter().flatten() {
+            gravity(&mut self.continuation[c][pt], bonus);
+        }
+    }
+
+    /// The capture history of a capture (0 for quiet moves and promotions without capture).
+    pub fn capture_score(&self, side: Color, m: Move) -> i32 {
+        match captured(m) {
+            Some(r) => self.capture[piece_to(side, m)][r as usize - 1],
+            None => 0,
+        }
+    }
+
+    pub fn update_capture(&mut self, side: Color, m: Move, bonus: i32) {
+        if let Some(r) = captured(m) {
+            gravity(&mut self.capture[piece_to(side, m)][r as usize - 1], bonus);
+        }
     }
 
     pub fn add_killer(&mut self, ply: usize, m: Move) {
@@ -65,6 +183,14 @@ impl Histories {
         if let Some(p) = previous {
             self.counter[side as usize][p.role() as usize][p.to() as usize] = Some(m);
         }
+    }
+}
+
+/// The role a move takes (a pawn for en passant).
+fn captured(m: Move) -> Option<Role> {
+    match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => m.capture(),
     }
 }
 
@@ -115,6 +241,7 @@ impl Picker {
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         hist: &Histories,
+        context: Context,
     ) -> Picker {
         let side = b.turn();
         let mut scores = [0; 256];
@@ -124,10 +251,11 @@ impl Picker {
             } else if is_noisy(m) {
                 // Under-promotions are rarely good: with the bad captures.
                 let under = m.promotion().is_some_and(|p| p != Role::Queen);
+                let key = capture_key(m) + hist.capture_score(side, m) / 8;
                 if !under && see(b, m) >= 0 {
-                    GOOD_NOISY_BAND + capture_key(m)
+                    GOOD_NOISY_BAND + key
                 } else {
-                    BAD_NOISY_BAND + capture_key(m)
+                    BAD_NOISY_BAND + key
                 }
             } else if Some(m) == killers[0] {
                 KILLER_BAND + 1
@@ -136,7 +264,7 @@ impl Picker {
             } else if Some(m) == counter {
                 COUNTER_BAND
             } else {
-                hist.quiet_score(side, m)
+                hist.quiet_score(side, m, context)
             };
         }
         Picker {
@@ -217,6 +345,7 @@ mod tests {
             [killer, None],
             None,
             &Histories::new(8),
+            [None, None],
         );
         let mut seen = Vec::new();
         let mut stages = Vec::new();
@@ -243,11 +372,19 @@ mod tests {
     fn history_saturates() {
         let mut h = Histories::new(4);
         let m = first_move();
+        let context = [Some(piece_to(Color::Black, m)), None];
         for _ in 0..1000 {
-            h.update_quiet(Color::White, m, 1200);
+            h.update_quiet(Color::White, m, context, 1200);
         }
-        assert!(h.quiet_score(Color::White, m) <= HISTORY_MAX);
-        assert!(h.quiet_score(Color::White, m) > HISTORY_MAX / 2);
+        assert!(h.butterfly_score(Color::White, m) <= HISTORY_MAX);
+        assert!(h.butterfly_score(Color::White, m) > HISTORY_MAX / 2);
+        // Butterfly and the one continuation history in the context.
+        let both = h.quiet_score(Color::White, m, context);
+        assert!(both <= 2 * HISTORY_MAX && both > HISTORY_MAX, "{both}");
+        assert_eq!(
+            h.quiet_score(Color::White, m, [None, None]),
+            h.butterfly_score(Color::White, m)
+        );
     }
 
     fn first_move() -> Move {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use shakmaty::{Move, Position};
 
 use super::board::SearchBoard;
-use super::movepick::{Histories, Picker, Stage, is_noisy};
+use super::movepick::{Context, CorrectionKeys, Histories, Picker, Stage, is_noisy, piece_to};
 use super::see::{see, see_value};
 use super::tt::Tt;
 use crate::core::Bound;
@@ -81,6 +81,10 @@ struct Frame {
     static_eval: i32,
     /// The move played from this ply (`None`: a null move or nothing yet).
     mv: Option<Move>,
+    /// Its piece-to index, for the continuation histories of the plies below.
+    piece_to: Option<usize>,
+    /// A move left out of this node's search (the singular-extension test).
+    excluded: Option<Move>,
 }
 
 /// Late-move reduction table, by depth and move number.
@@ -120,6 +124,8 @@ pub struct Worker {
     /// Index in `hashes` of the position after the latest null move on the current path:
     /// positions before it cannot repeat (the null move is no move of the game).
     null_barrier: usize,
+    /// The depth of the iteration in progress (extensions stop deep below it).
+    root_depth: i32,
 }
 
 // Search margins: each has a name and one home.
@@ -138,6 +144,14 @@ const SEE_DEPTH: i32 = 6;
 const IIR_DEPTH: i32 = 4;
 const DELTA_MARGIN: i32 = 200;
 const ASPIRATION_WINDOW: i32 = 20;
+const HISTORY_PRUNING_DEPTH: i32 = 3;
+const HISTORY_PRUNING_MARGIN: i32 = 4000;
+const LMR_HISTORY_DIVISOR: i32 = 12_000;
+const PROBCUT_DEPTH: i32 = 5;
+const PROBCUT_MARGIN: i32 = 200;
+const PROBCUT_REDUCTION: i32 = 4;
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_MARGIN: i32 = 2;
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
@@ -160,6 +174,7 @@ impl Worker {
             time: None,
             nmp_min_ply: 0,
             null_barrier: 0,
+            root_depth: 0,
         }
     }
 
@@ -207,6 +222,14 @@ impl Worker {
             &mut self.pawns,
             &mut NoEvalTrace,
         )
+    }
+
+    /// The continuation-history context of a node `ply` deep: the moves one and two plies up.
+    fn context(&self, ply: usize) -> Context {
+        [
+            self.stack[ply - 1].piece_to,
+            ply.checked_sub(2).and_then(|p| self.stack[p].piece_to),
+        ]
     }
 
     /// Counts a node and says whether the search must stop.
@@ -305,9 +328,12 @@ impl Worker {
             return alpha;
         }
 
-        // Step 5. Transposition table: a deep enough result ends the search here.
+        // Step 5. Transposition table: a deep enough result ends the search here (not while a
+        // move is excluded: the stored result may rest on that move).
+        let excluded = self.stack[ply].excluded;
         let tte = shared.tt.probe(b.hash);
         if !PV
+            && excluded.is_none()
             && let Some(e) = tte
             && e.depth >= depth
             && let Some(score) = e.cutoff(ply as u32, alpha, beta)
@@ -321,11 +347,18 @@ impl Worker {
         }
         let tt_move = tte.and_then(|e| e.best_move(&moves));
 
-        // Step 6. Static evaluation (from the table when stored), corrected by a table bound.
-        let static_eval = if in_check {
+        // Step 6. Static evaluation (from the table when stored), corrected by what searches of
+        // positions with the same pawns and pieces found (Step 6b), then by a table bound.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+        };
+        let keys = CorrectionKeys::of(b.part_keys);
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            (raw_eval + self.hist.correction(b.turn(), keys)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
         };
         let mut eval = static_eval;
         if let Some(e) = tte
@@ -344,6 +377,7 @@ impl Worker {
         // Step 6a. Tablebases: right after a capture or pawn move (the only time WDL is exact
         // under the 50-move rule), with few enough pieces, the tables know the result.
         if let Some(tb) = shared.tb
+            && excluded.is_none()
             && b.pos.halfmoves() == 0
             && depth >= tb.depth
             && tb.tables.covers(&b.pos, tb.limit)
@@ -364,7 +398,7 @@ impl Worker {
                     b.hash,
                     None,
                     to_table(score, ply as u32),
-                    static_eval,
+                    raw_eval,
                     (depth + 6).min(MAX_SEARCH_PLY as i32 - 1),
                     bound,
                 );
@@ -374,7 +408,7 @@ impl Worker {
 
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Step 7. Reverse futility pruning: far above beta at low depth, assume it holds.
             if depth <= RFP_DEPTH
                 && !is_mate(beta)
@@ -397,6 +431,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].mv = None;
+                self.stack[ply].piece_to = None;
                 self.hashes.push(child.hash);
                 let barrier = std::mem::replace(&mut self.null_barrier, self.hashes.len() - 1);
                 let v = -self.search::<false>(
@@ -431,6 +466,65 @@ impl Worker {
                     }
                 }
             }
+
+            // Step 8b. ProbCut: a capture that beats beta by a margin in a reduced search
+            // almost surely beats beta in a full one.
+            let probcut_beta = beta + PROBCUT_MARGIN;
+            if depth >= PROBCUT_DEPTH
+                && beta.abs() < TB_BOUND
+                && !tte.is_some_and(|e| {
+                    e.depth >= depth - 3 && from_table(e.score, ply as u32) < probcut_beta
+                })
+            {
+                let noisy: shakmaty::MoveList = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.promotion() == Some(shakmaty::Role::Queen))
+                    .collect();
+                let side = b.turn();
+                for (m, _) in Picker::noisy(noisy, tt_move) {
+                    if see(b, m) < probcut_beta - static_eval {
+                        continue;
+                    }
+                    let child = b.play(m);
+                    self.stack[ply].mv = Some(m);
+                    self.stack[ply].piece_to = Some(piece_to(side, m));
+                    self.hashes.push(child.hash);
+                    let mut v = -self.qsearch::<false>(
+                        shared,
+                        &child,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        ply + 1,
+                    );
+                    if v >= probcut_beta {
+                        v = -self.search::<false>(
+                            shared,
+                            &child,
+                            -probcut_beta,
+                            -probcut_beta + 1,
+                            depth - PROBCUT_REDUCTION,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
+                    self.hashes.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= probcut_beta {
+                        shared.tt.store(
+                            b.hash,
+                            Some(m),
+                            to_table(v, ply as u32),
+                            raw_eval,
+                            depth - PROBCUT_REDUCTION + 1,
+                            Bound::Lower,
+                        );
+                        return v;
+                    }
+                }
+            }
         }
 
         // Step 9. Internal iterative reduction: without a hash move this node was never searched
@@ -442,6 +536,7 @@ impl Worker {
         // Step 10. The moves, best first.
         let side = b.turn();
         let previous = self.stack[ply - 1].mv;
+        let context = self.context(ply);
         let counter = self.hist.counter_move(side, previous);
         let picker = Picker::new(
             b,
@@ -450,6 +545,7 @@ impl Worker {
             self.hist.killers[ply],
             counter,
             &self.hist,
+            context,
         );
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -457,14 +553,33 @@ impl Worker {
         let mut searched = 0usize;
         let mut quiets_searched = 0usize;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut captures_tried: [Option<Move>; 32] = [None; 32];
+        let mut captures_searched = 0usize;
         let mut skip_quiets = false;
 
         for (m, stage) in picker {
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !is_noisy(m);
             if quiet && skip_quiets {
                 continue;
             }
+            let history = if quiet {
+                self.hist.quiet_score(side, m, context)
+            } else {
+                self.hist.capture_score(side, m)
+            };
             if best > -MATE_BOUND {
+                // Step 10a'. History pruning: a quiet move the histories call bad, at low depth.
+                if !PV
+                    && stage == Stage::Quiet
+                    && !in_check
+                    && depth <= HISTORY_PRUNING_DEPTH
+                    && history < -HISTORY_PRUNING_MARGIN * depth
+                {
+                    continue;
+                }
                 // Step 10a. Late move pruning: at low depth, late quiet moves rarely matter.
                 if quiet && !in_check && depth <= LMP_DEPTH {
                     let limit = (3 + depth * depth) / (2 - i32::from(improving));
@@ -496,12 +611,57 @@ impl Worker {
                 }
             }
 
+            // Step 10c'. Singular extension: when the hash move is much better than every
+            // other move (a search without it fails low well below its score), extend it. If
+            // even the others beat beta, this node fails high twice over (multi-cut); if the
+            // hash move alone was expected to beat beta, it is searched a ply shallower.
+            let mut extension = 0;
+            if Some(m) == tt_move
+                && excluded.is_none()
+                && depth >= SINGULAR_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+                && let Some(e) = tte
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && from_table(e.score, ply as u32).abs() < TB_BOUND
+            {
+                let tt_score = from_table(e.score, ply as u32);
+                let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.search::<false>(
+                    shared,
+                    b,
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                );
+                self.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                } else if tt_score >= beta {
+                    extension = -1;
+                }
+            }
+
             let child = b.play(m);
             let gives_check = child.pos.is_check();
             self.stack[ply].mv = Some(m);
+            self.stack[ply].piece_to = Some(piece_to(side, m));
             self.hashes.push(child.hash);
-            // Step 10d. Check extension.
-            let new_depth = depth - 1 + i32::from(gives_check);
+            // Step 10d. Check extension (unless the singular test extended or reduced).
+            let new_depth = depth - 1
+                + if extension != 0 {
+                    extension
+                } else {
+                    i32::from(gives_check)
+                };
 
             let mut v;
             if searched == 0 {
@@ -524,8 +684,9 @@ impl Worker {
                     if matches!(stage, Stage::Killer | Stage::Counter) {
                         r -= 1;
                     }
+                    // Step 10e'. History in LMR: good statistics reduce less, bad more.
                     if quiet {
-                        r -= self.hist.quiet_score(side, m) / 8192;
+                        r -= history / LMR_HISTORY_DIVISOR;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -570,6 +731,8 @@ impl Worker {
             searched += 1;
             if quiet {
                 quiets_searched += 1;
+            } else {
+                captures_searched += 1;
             }
 
             if v > best {
@@ -581,15 +744,21 @@ impl Worker {
                         self.pv.update(ply as u32, m);
                     }
                     if v >= beta {
-                        // Step 10g. A quiet move that refutes: remember it.
+                        // Step 10g. The move that refutes: rewarded in its histories, the moves
+                        // tried before it punished; a quiet one becomes a killer and a counter.
+                        let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
                         if quiet {
-                            let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
-                            self.hist.update_quiet(side, m, bonus);
+                            self.hist.update_quiet(side, m, context, bonus);
                             for q in quiets_tried.iter().flatten() {
-                                self.hist.update_quiet(side, *q, -bonus);
+                                self.hist.update_quiet(side, *q, context, -bonus);
                             }
                             self.hist.add_killer(ply, m);
                             self.hist.set_counter(side, previous, m);
+                        } else {
+                            self.hist.update_capture(side, m, bonus);
+                        }
+                        for c in captures_tried.iter().flatten() {
+                            self.hist.update_capture(side, *c, -bonus);
                         }
                         break;
                     }
@@ -598,11 +767,18 @@ impl Worker {
             if quiet && quiets_searched <= quiets_tried.len() && best_move != Some(m) {
                 quiets_tried[quiets_searched - 1] = Some(m);
             }
+            if !quiet && captures_searched <= captures_tried.len() && best_move != Some(m) {
+                captures_tried[captures_searched - 1] = Some(m);
+            }
         }
 
         if searched == 0 {
-            // Every move was pruned: nothing beat alpha.
+            // Every move was pruned (or excluded): nothing beat alpha.
             return alpha;
+        }
+        if excluded.is_some() {
+            // A result without the excluded move says nothing about this position.
+            return best;
         }
 
         // Step 11. Store the result.
@@ -611,10 +787,21 @@ impl Worker {
             b.hash,
             best_move,
             to_table(best, ply as u32),
-            static_eval,
+            raw_eval,
             depth,
             bound,
         );
+        // Step 11a. Correction history: learn how far the static evaluation missed, when the
+        // result is a quiet one and its bound says which way.
+        if !in_check
+            && best_move.is_none_or(|m| !is_noisy(m))
+            && best.abs() < TB_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.hist
+                .update_correction(side, keys, best - static_eval, depth);
+        }
         best
     }
 
@@ -653,10 +840,19 @@ impl Worker {
         if moves.is_empty() {
             return if in_check { mated_in(ply as u32) } else { DRAW };
         }
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+        };
+        // Stand pat on the corrected evaluation (Step 6 of the node search).
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            let correction = self
+                .hist
+                .correction(b.turn(), CorrectionKeys::of(b.part_keys));
+            (raw_eval + correction).clamp(-TB_BOUND + 1, TB_BOUND - 1)
         };
         let mut best = static_eval;
         if !in_check {
@@ -721,7 +917,7 @@ impl Worker {
             b.hash,
             best_move,
             to_table(best, ply as u32),
-            static_eval,
+            raw_eval,
             0,
             bound,
         );
@@ -829,6 +1025,7 @@ impl Worker {
             let child = b.play(m);
             let gives_check = child.pos.is_check();
             self.stack[0].mv = Some(m);
+            self.stack[0].piece_to = Some(piece_to(b.turn(), m));
             self.hashes.push(child.hash);
             let new_depth = depth - 1 + i32::from(gives_check);
             self.seldepth = 0;
@@ -930,6 +1127,7 @@ impl Worker {
             } else {
                 depth
             };
+            self.root_depth = depth;
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 let previous = self.root_moves[pv_index].previous_score;
