@@ -208,6 +208,8 @@ const GOOD_NOISY_BAND: i32 = 3_000_000;
 const KILLER_BAND: i32 = 2_000_000;
 const COUNTER_BAND: i32 = 1_900_000;
 const BAD_NOISY_BAND: i32 = -2_000_000;
+/// A noisy move's key (MVV-LVA plus capture history) lies within this of its band's base.
+const NOISY_SPREAD: i32 = 500_000;
 
 /// The order of play of a move, for the search's decisions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,10 +222,13 @@ pub enum Stage {
     BadNoisy,
 }
 
-pub struct Picker {
+pub struct Picker<'b> {
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
+    /// The position, for the exchange evaluation of captures, computed only when a capture
+    /// comes up (`None`: no SEE, as in quiescence).
+    board: Option<&'b SearchBoard>,
 }
 
 /// Captures by SEE value of the victim, then the cheaper attacker.
@@ -232,17 +237,17 @@ fn capture_key(m: Move) -> i32 {
     mvv_lva(m, see_value, |r| see_value(r) / 100)
 }
 
-impl Picker {
+impl<'b> Picker<'b> {
     /// Orders `moves` for the main search.
     pub fn new(
-        b: &SearchBoard,
+        b: &'b SearchBoard,
         moves: MoveList,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
         hist: &Histories,
         context: Context,
-    ) -> Picker {
+    ) -> Picker<'b> {
         let side = b.turn();
         let mut scores = [0; 256];
         for (i, &m) in moves.iter().enumerate() {
@@ -251,11 +256,12 @@ impl Picker {
             } else if is_noisy(m) {
                 // Under-promotions are rarely good: with the bad captures.
                 let under = m.promotion().is_some_and(|p| p != Role::Queen);
+                // Good until its exchange is looked at (lazily, in `next`).
                 let key = capture_key(m) + hist.capture_score(side, m) / 8;
-                if !under && see(b, m) >= 0 {
-                    GOOD_NOISY_BAND + key
-                } else {
+                if under {
                     BAD_NOISY_BAND + key
+                } else {
+                    GOOD_NOISY_BAND + key
                 }
             } else if Some(m) == killers[0] {
                 KILLER_BAND + 1
@@ -271,11 +277,12 @@ impl Picker {
             moves,
             scores,
             next: 0,
+            board: Some(b),
         }
     }
 
     /// Orders captures and promotions for quiescence (most valuable victim first).
-    pub fn noisy(moves: MoveList, tt_move: Option<Move>) -> Picker {
+    pub fn noisy(moves: MoveList, tt_move: Option<Move>) -> Picker<'static> {
         let mut scores = [0; 256];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
@@ -288,24 +295,39 @@ impl Picker {
             moves,
             scores,
             next: 0,
+            board: None,
         }
     }
 }
 
-impl Iterator for Picker {
+impl Iterator for Picker<'_> {
     type Item = (Move, Stage);
 
-    /// The best move not yet handed out, with its stage.
+    /// The best move not yet handed out, with its stage. A capture still in the good band has
+    /// its exchange evaluated now; one that loses material drops to the bad band and the choice
+    /// is made again (so each capture's SEE is computed at most once, and only if reached).
     fn next(&mut self) -> Option<(Move, Stage)> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        let mut best;
+        loop {
+            best = self.next;
+            for i in self.next + 1..n {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
             }
+            let s = self.scores[best];
+            if let Some(b) = self.board
+                && (GOOD_NOISY_BAND - NOISY_SPREAD..TT_BAND).contains(&s)
+                && see(b, self.moves[best]) < 0
+            {
+                self.scores[best] = s - GOOD_NOISY_BAND + BAD_NOISY_BAND;
+                continue;
+            }
+            break;
         }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
@@ -313,7 +335,7 @@ impl Iterator for Picker {
         self.next += 1;
         let stage = match s {
             s if s >= TT_BAND => Stage::HashMove,
-            s if s >= GOOD_NOISY_BAND => Stage::GoodNoisy,
+            s if s >= GOOD_NOISY_BAND - NOISY_SPREAD => Stage::GoodNoisy,
             s if s >= KILLER_BAND => Stage::Killer,
             s if s >= COUNTER_BAND => Stage::Counter,
             s if s > BAD_NOISY_BAND / 2 => Stage::Quiet,

@@ -599,7 +599,8 @@ impl Worker {
                     continue;
                 }
                 // Step 10c. SEE pruning: moves that lose material in the exchange, at low depth.
-                if depth <= SEE_DEPTH && stage != Stage::HashMove {
+                // (Captures the picker handed out as good have SEE >= 0 already.)
+                if depth <= SEE_DEPTH && !matches!(stage, Stage::HashMove | Stage::GoodNoisy) {
                     let margin = if quiet {
                         -SEE_QUIET_MARGIN * depth
                     } else {
