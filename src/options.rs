@@ -242,6 +242,7 @@ impl Options {
         let d = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
         let value = value.map(str::trim);
         let need = || value.ok_or_else(|| format!("option '{}' needs a value", d.name));
+        let engine_name: String;
         let parsed = match d.kind {
             Kind::Spin { min, max, .. } => {
                 let v = need()?;
@@ -264,17 +265,12 @@ impl Options {
                 v => Value::Text(v),
             },
             Kind::Engine { .. } => {
-                let v = need()?;
-                if !registry::is_known(v) {
-                    return Err(format!(
-                        "option '{}': {}",
-                        d.name,
-                        registry::unknown(&v.to_ascii_lowercase())
-                    ));
+                engine_name = need()?.to_ascii_lowercase();
+                if !registry::is_known(&engine_name) {
+                    let unknown = registry::unknown(&engine_name);
+                    return Err(format!("option '{}': {unknown}", d.name));
                 }
-                let lower = v.to_ascii_lowercase();
-                (d.store)(self, Value::Text(&lower))?;
-                return Ok(d.effect);
+                Value::Text(&engine_name)
             }
         };
         (d.store)(self, parsed)?;

@@ -66,12 +66,4 @@ impl Limits {
     pub fn depth_or_mate(&self) -> Option<u32> {
         self.depth.or(self.mate.map(|m| 2 * m))
     }
-
-    /// True if neither depth nor time nor nodes nor clock bound the search.
-    pub fn is_unbounded(&self) -> bool {
-        self.depth.is_none()
-            && self.nodes.is_none()
-            && self.movetime.is_none()
-            && self.clock.is_none()
-    }
 }

@@ -32,15 +32,21 @@ pub fn encode_move(m: Move) -> u16 {
     square_bits(to) | square_bits(from) << 6 | promo << 12
 }
 
+/// The role a move takes off the board (a pawn for en passant), if any.
+#[inline]
+pub fn captured(m: Move) -> Option<Role> {
+    match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => m.capture(),
+    }
+}
+
 /// MVV-LVA key for ordering captures: most valuable victim (plus a promotion's piece) first, then
 /// least valuable attacker. Each engine brings its own piece values: `victim` for what is taken or
 /// promoted to, `attacker` for the piece that moves.
 #[inline]
 pub fn mvv_lva(m: Move, victim: impl Fn(Role) -> i32, attacker: impl Fn(Role) -> i32) -> i32 {
-    let taken = match m {
-        Move::EnPassant { .. } => victim(Role::Pawn),
-        _ => m.capture().map_or(0, &victim),
-    };
+    let taken = captured(m).map_or(0, &victim);
     let promo = m.promotion().map_or(0, &victim);
     (taken + promo) * 8 - attacker(m.role())
 }

@@ -7,7 +7,7 @@ use shakmaty::{Color, Move, MoveList, Role, Square};
 
 use super::board::SearchBoard;
 use super::see::{see, see_value};
-use crate::core::moves::mvv_lva;
+use crate::core::moves::{captured, mvv_lva};
 
 /// History scores live in -HISTORY_MAX..=HISTORY_MAX.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -22,10 +22,10 @@ pub fn piece_to(side: Color, m: Move) -> usize {
 /// move or at the root): the context of its continuation histories.
 pub type Context = [Option<usize>; 2];
 
-/// Moves `h` toward `bonus` (positive or negative), saturating at HISTORY_MAX.
+/// Moves `h` toward `bonus` (positive or negative), saturating at `max`.
 #[inline]
-fn gravity(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+fn gravity(h: &mut i32, bonus: i32, max: i32) {
+    *h += bonus - *h * bonus.abs() / max;
 }
 
 /// Move-ordering statistics of one search thread.
@@ -98,12 +98,18 @@ impl Histories {
     pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {
         let bonus = (diff * 4 * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
         let s = side as usize;
-        let step = |h: &mut i32| {
-            *h += bonus - *h * bonus.abs() / CORRECTION_MAX;
-        };
-        step(&mut self.pawn_correction[s][keys.pawns]);
-        step(&mut self.piece_correction[s][0][keys.pieces[0]]);
-        step(&mut self.piece_correction[s][1][keys.pieces[1]]);
+        gravity(
+            &mut self.pawn_correction[s][keys.pawns],
+            bonus,
+            CORRECTION_MAX,
+        );
+        for c in 0..2 {
+            gravity(
+                &mut self.piece_correction[s][c][keys.pieces[c]],
+                bonus,
+                CORRECTION_MAX,
+            );
+        }
     }
 
     pub fn clear(&mut self) {
@@ -146,10 +152,11 @@ impl Histories {
         gravity(
             &mut self.butterfly[side as usize][from as usize][to as usize],
             bonus,
+            HISTORY_MAX,
         );
         let pt = piece_to(side, m);
         for c in context.into_iter().flatten() {
-            gravity(&mut self.continuation[c][pt], bonus);
+            gravity(&mut self.continuation[c][pt], bonus, HISTORY_MAX);
         }
     }
 
@@ -163,7 +170,11 @@ impl Histories {
 
     pub fn update_capture(&mut self, side: Color, m: Move, bonus: i32) {
         if let Some(r) = captured(m) {
-            gravity(&mut self.capture[piece_to(side, m)][r as usize - 1], bonus);
+            gravity(
+                &mut self.capture[piece_to(side, m)][r as usize - 1],
+                bonus,
+                HISTORY_MAX,
+            );
         }
     }
 
@@ -183,14 +194,6 @@ impl Histories {
         if let Some(p) = previous {
             self.counter[side as usize][p.role() as usize][p.to() as usize] = Some(m);
         }
-    }
-}
-
-/// The role a move takes (a pawn for en passant).
-fn captured(m: Move) -> Option<Role> {
-    match m {
-        Move::EnPassant { .. } => Some(Role::Pawn),
-        _ => m.capture(),
     }
 }
 

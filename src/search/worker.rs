@@ -19,6 +19,7 @@ use crate::core::Bound;
 use crate::core::Game;
 use crate::core::PvTable;
 use crate::core::TimeManager;
+use crate::core::moves::captured;
 use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
@@ -224,6 +225,15 @@ impl Worker {
         )
     }
 
+    /// The static evaluation corrected by the correction histories (Step 6), kept clear of the
+    /// tablebase and mate range; `-INFINITY` stays as it is (in check).
+    fn corrected(&self, b: &SearchBoard, raw_eval: i32, keys: CorrectionKeys) -> i32 {
+        if raw_eval == -INFINITY {
+            return raw_eval;
+        }
+        (raw_eval + self.hist.correction(b.turn(), keys)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
+    }
+
     /// The continuation-history context of a node `ply` deep: the moves one and two plies up.
     fn context(&self, ply: usize) -> Context {
         [
@@ -268,9 +278,7 @@ impl Worker {
             return true;
         }
         let n = self.hashes.len();
-        let window = (b.pos.halfmoves() as usize)
-            .min(n - 1)
-            .min(n - 1 - self.null_barrier.min(n - 1));
+        let window = (b.pos.halfmoves() as usize).min(n - 1 - self.null_barrier);
         let mut seen = 0;
         let mut i = 2;
         while i <= window {
@@ -355,11 +363,7 @@ impl Worker {
             tte.map_or_else(|| self.evaluate(b), |e| e.eval)
         };
         let keys = CorrectionKeys::of(b.part_keys);
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            (raw_eval + self.hist.correction(b.turn(), keys)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
-        };
+        let static_eval = self.corrected(b, raw_eval, keys);
         let mut eval = static_eval;
         if let Some(e) = tte
             && !in_check
@@ -565,10 +569,11 @@ impl Worker {
             if quiet && skip_quiets {
                 continue;
             }
+            // The histories' word on a quiet move (pruning and reductions use it).
             let history = if quiet {
                 self.hist.quiet_score(side, m, context)
             } else {
-                self.hist.capture_score(side, m)
+                0
             };
             if best > -MATE_BOUND {
                 // Step 10a'. History pruning: a quiet move the histories call bad, at low depth.
@@ -847,14 +852,7 @@ impl Worker {
             tte.map_or_else(|| self.evaluate(b), |e| e.eval)
         };
         // Stand pat on the corrected evaluation (Step 6 of the node search).
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            let correction = self
-                .hist
-                .correction(b.turn(), CorrectionKeys::of(b.part_keys));
-            (raw_eval + correction).clamp(-TB_BOUND + 1, TB_BOUND - 1)
-        };
+        let static_eval = self.corrected(b, raw_eval, CorrectionKeys::of(b.part_keys));
         let mut best = static_eval;
         if !in_check {
             if best >= beta {
@@ -878,12 +876,9 @@ impl Worker {
         for (m, _) in picker {
             if !in_check && best > -MATE_BOUND {
                 // Delta pruning: even winning the piece outright would not reach alpha.
-                let gain = match m {
-                    Move::EnPassant { .. } => see_value(shakmaty::Role::Pawn),
-                    _ => m.capture().map_or(0, see_value),
-                } + m
-                    .promotion()
-                    .map_or(0, |p| see_value(p) - see_value(shakmaty::Role::Pawn));
+                let gain = captured(m).map_or(0, see_value)
+                    + m.promotion()
+                        .map_or(0, |p| see_value(p) - see_value(shakmaty::Role::Pawn));
                 if static_eval + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
