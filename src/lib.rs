@@ -33,6 +33,7 @@ pub mod registry;
 pub mod search;
 pub mod tb;
 pub mod tournament;
+pub mod tree;
 pub mod uci;
 
 pub use engine::{Analysis, Engine, EngineOptions};

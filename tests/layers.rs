@@ -12,7 +12,7 @@ const LAYERS: &[&[&str]] = &[
     &["eval", "book", "tb", "perft", "mate", "epd"],
     &["engine"],
     &["ladder", "search"],
-    &["registry"],
+    &["registry", "tree"],
     &["options", "bench", "driver"],
     &["tournament", "uci"],
     &["cli"],

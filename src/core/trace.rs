@@ -8,6 +8,9 @@ pub trait Tracer {
     fn enter(&mut self, _ply: u32, _mv: Option<Move>) {}
     /// The position last entered and not yet left gets its value (from White's point of view).
     fn leave(&mut self, _value: i32) {}
+    /// The position last entered is searched within `alpha..beta` (White's point of view; the
+    /// max/min searches with a window and negamax call it, minimax has none).
+    fn window(&mut self, _alpha: i32, _beta: i32) {}
     /// A cut-off skips the moves `skipped` of the position last entered.
     fn pruned(&mut self, _skipped: &[Move]) {}
 }

@@ -28,6 +28,7 @@ pub fn alphabeta<T: Tracer>(
     if ctx.stop() {
         return 0;
     }
+    tracer.window(alpha, beta);
     let moves = match ctx.visit(pos, ply) {
         Node::Over(v) => {
             let v = white_pov(pos, v);
@@ -77,6 +78,7 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
     let root = game.position();
     let mut ctx = Ctx::new(game, limits);
     tracer.enter(0, None);
+    tracer.window(-INFINITY, INFINITY);
     let moves = match ctx.visit(root, 0) {
         Node::Over(v) => {
             tracer.leave(white_pov(root, v));

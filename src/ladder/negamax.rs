@@ -3,7 +3,7 @@
 //! is the negation of what it is for the opponent: `value = -negamax(child, -beta, -alpha)`.
 //! Same values, same positions visited, half the code.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::score::INFINITY;
 use crate::core::trace::Tracer;
@@ -33,6 +33,11 @@ pub fn negamax<T: Tracer>(
 ) -> i32 {
     if ctx.stop() {
         return 0;
+    }
+    if pos.turn() == Color::White {
+        tracer.window(alpha, beta);
+    } else {
+        tracer.window(-beta, -alpha);
     }
     let moves = match ctx.visit(pos, ply) {
         Node::Over(v) => {
@@ -94,6 +99,7 @@ pub fn search<T: Tracer>(game: &Game, limits: &Limits, depth: u32, tracer: &mut 
     let pos = game.position();
     let mut ctx = Ctx::new(game, limits);
     tracer.enter(0, None);
+    tracer.window(-INFINITY, INFINITY);
     let moves = match ctx.visit(pos, 0) {
         Node::Over(v) => {
             tracer.leave(white_pov(pos, v));
