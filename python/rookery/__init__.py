@@ -1,0 +1,565 @@
+"""Rookery in Python: the tutorial's engine ladder and the strong engine, on python-chess boards.
+
+Every function takes a ``chess.Board`` (its move stack counts: repetitions are seen) or a FEN
+string, and gives python-chess moves back. Searches run in Rust without the GIL and stop on Ctrl-C.
+
+>>> import chess, rookery
+>>> board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+>>> rookery.Engine("alphabeta", depth=3).play(board)
+Move.from_uci('d1d8')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import chess
+
+from . import _rookery as _native
+
+__all__ = [
+    "Analysis",
+    "Engine",
+    "EngineInfo",
+    "Evaluation",
+    "GameRecord",
+    "MatchResult",
+    "ScoredMove",
+    "Tablebase",
+    "TablebaseMove",
+    "Tree",
+    "TreeNode",
+    "engines",
+    "evaluate",
+    "match",
+    "perft",
+    "tree",
+    "tree_size",
+    "__version__",
+]
+
+__version__: str = _native.version()
+
+BoardLike = Union[chess.Board, str]
+
+
+def _fen_and_moves(board: BoardLike) -> Tuple[str, List[str]]:
+    """The starting FEN and the UCI moves that lead to ``board``'s position."""
+    if isinstance(board, chess.Board):
+        root = board.root()
+        return root.fen(), [m.uci() for m in board.move_stack]
+    if isinstance(board, str):
+        return board.strip(), []
+    raise TypeError(f"expected a chess.Board or a FEN string, got {type(board).__name__}")
+
+
+def _fen(board: BoardLike) -> str:
+    if isinstance(board, chess.Board):
+        return board.fen()
+    if isinstance(board, str):
+        return board.strip()
+    raise TypeError(f"expected a chess.Board or a FEN string, got {type(board).__name__}")
+
+
+def _board(board: BoardLike) -> chess.Board:
+    if isinstance(board, chess.Board):
+        return board
+    return chess.Board(board)
+
+
+def _move(uci: Optional[str]) -> Optional[chess.Move]:
+    return None if uci is None else chess.Move.from_uci(uci)
+
+
+def _limits(depth: Optional[int], movetime: Optional[float], nodes: Optional[int]) -> Dict[str, Any]:
+    for name, value in (("depth", depth), ("nodes", nodes)):
+        if value is not None and (not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if movetime is not None and not (movetime > 0):
+        raise ValueError(f"movetime must be a positive number of seconds, got {movetime!r}")
+    return {
+        "depth": depth,
+        "movetime_ms": None if movetime is None else max(1, round(movetime * 1000)),
+        "nodes": nodes,
+    }
+
+
+class EngineInfo(NamedTuple):
+    """A rung of the ladder: its name and the idea it adds."""
+
+    name: str
+    idea: str
+
+
+def engines() -> List[EngineInfo]:
+    """Every engine, in ladder order, with the idea each one adds.
+
+    >>> [e.name for e in rookery.engines()][:3]
+    ['random', 'book', 'greedy']
+    """
+    return [EngineInfo(n, i) for n, i in _native.engines()]
+
+
+@dataclass(frozen=True)
+class ScoredMove:
+    """A root move and its score (centipawns, side to move's view). ``bound`` is ``"exact"``, or
+    ``"upper"`` when a cut-off only showed the move is no better than that."""
+
+    move: chess.Move
+    score: Optional[int]
+    bound: str
+    weight: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What an engine found: the move to play, its score (centipawns, side to move's view; ``mate``
+    in moves when it is a mate), the principal variation, every root move scored, best first,
+    and what it cost."""
+
+    best: Optional[chess.Move]
+    score: Optional[int]
+    mate: Optional[int]
+    pv: List[chess.Move]
+    moves: List[ScoredMove]
+    depth: int
+    seldepth: int
+    nodes: int
+    time: float
+    from_book: bool
+
+    @property
+    def nps(self) -> float:
+        """Positions per second."""
+        return self.nodes / self.time if self.time > 0 else float("nan")
+
+
+class Engine:
+    """An engine of the ladder (``random`` ... ``pst``) or the strong engine ``rookery``, by name.
+
+    Limits given here are the defaults of every search; ``analyse`` and ``play`` can override
+    them. With none at all each engine uses its own (a depth that answers in about a second).
+
+    >>> engine = rookery.Engine("alphabeta", depth=3)
+    >>> engine.analyse(chess.Board()).nodes > 0
+    True
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        depth: Optional[int] = None,
+        movetime: Optional[float] = None,
+        nodes: Optional[int] = None,
+        seed: int = 0,
+        book: Optional[str] = None,
+        hash: int = 16,
+        threads: int = 1,
+        elo: Optional[int] = None,
+        syzygy: Optional[str] = None,
+    ) -> None:
+        self._limits = _limits(depth, movetime, nodes)
+        self._native = _native.NativeEngine(
+            name, seed=seed, book=book, hash_mb=hash, threads=threads, elo=elo, syzygy=syzygy
+        )
+        self.name: str = self._native.name
+        self.idea: str = next(e.idea for e in engines() if e.name == self.name)
+
+    def __repr__(self) -> str:
+        shown = {
+            "depth": self._limits["depth"],
+            "movetime": None if self._limits["movetime_ms"] is None else self._limits["movetime_ms"] / 1000,
+            "nodes": self._limits["nodes"],
+        }
+        limits = ", ".join(f"{k}={v}" for k, v in shown.items() if v is not None)
+        return f"Engine({self.name!r}{', ' + limits if limits else ''})"
+
+    def analyse(
+        self,
+        board: BoardLike,
+        *,
+        depth: Optional[int] = None,
+        movetime: Optional[float] = None,
+        nodes: Optional[int] = None,
+        all_moves: bool = False,
+    ) -> Analysis:
+        """Searches ``board`` and returns every scored root move, best first, with nodes and time.
+        ``movetime`` is in seconds. ``all_moves=True`` gives every root move an exact score (a
+        full window for each), as the tutorial's tables show them.
+
+        >>> a = rookery.Engine("minimax").analyse(chess.Board(), depth=2)
+        >>> a.nodes
+        421
+        """
+        fen, moves = _fen_and_moves(board)
+        limits = dict(self._limits)
+        if depth is not None or movetime is not None or nodes is not None:
+            limits = _limits(depth, movetime, nodes)
+        raw = self._native.search(fen, moves, all_moves=all_moves, **limits)
+        return Analysis(
+            best=_move(raw["best"]),
+            score=raw["score"],
+            mate=raw["mate"],
+            pv=[chess.Move.from_uci(m) for m in raw["pv"]],
+            moves=[ScoredMove(chess.Move.from_uci(m), s, b, w) for m, s, b, w in raw["moves"]],
+            depth=raw["depth"],
+            seldepth=raw["seldepth"],
+            nodes=raw["nodes"],
+            time=raw["time"],
+            from_book=raw["from_book"],
+        )
+
+    def play(
+        self,
+        board: BoardLike,
+        *,
+        depth: Optional[int] = None,
+        movetime: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> chess.Move:
+        """The move the engine plays in ``board``. Raises ``ValueError`` when the game is over.
+
+        >>> rookery.Engine("greedy").play(chess.Board("k7/8/8/8/8/8/1q6/1Q5K w - - 0 1"))
+        Move.from_uci('b1b2')
+        """
+        best = self.analyse(board, depth=depth, movetime=movetime, nodes=nodes).best
+        if best is None:
+            raise ValueError("the game is over: no legal move")
+        return best
+
+    def new_game(self) -> None:
+        """Forgets what earlier searches learned (hash table, histories)."""
+        self._native.new_game()
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The strong engine's static evaluation: ``value`` for the side to move, ``white`` from
+    White's view (centipawns), and each term's (middlegame, endgame) part from White's view."""
+
+    value: int
+    white: int
+    terms: Dict[str, Tuple[int, int]]
+
+
+def evaluate(board: BoardLike, terms: bool = False) -> Union[int, Evaluation]:
+    """The strong engine's static evaluation of ``board`` in centipawns for the side to move;
+    with ``terms=True``, an ``Evaluation`` with every term, as UCI ``eval`` prints it.
+
+    >>> rookery.evaluate(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800
+    True
+    >>> "passed pawns" in rookery.evaluate(chess.Board(), terms=True).terms
+    True
+    """
+    stm, white, parts = _native.evaluate(_fen(board))
+    if not terms:
+        return stm
+    return Evaluation(stm, white, {name: (mg, eg) for name, mg, eg in parts})
+
+
+def perft(board: BoardLike, depth: int, divide: bool = False) -> Union[int, Dict[chess.Move, int]]:
+    """The number of leaf positions ``depth`` plies below ``board``; with ``divide=True``, that
+    number below each legal move.
+
+    >>> rookery.perft(chess.Board(), 4)
+    197281
+    """
+    if not isinstance(depth, int) or depth < 0:
+        raise ValueError(f"depth must be a whole number of at least 0, got {depth!r}")
+    fen = _fen(board)
+    if divide:
+        return {chess.Move.from_uci(m): n for m, n in _native.divide(fen, depth)}
+    return _native.perft(fen, depth)
+
+
+class TreeNode:
+    """A position of a search tree: the ``move`` that leads to it (``None`` at the root), its
+    ``san``, its ``value`` (centipawns, White's view), the alpha-beta window (``alpha``, ``beta``,
+    White's view; ``None`` for minimax) it was searched with, and its ``children``. A move that a
+    cut-off skipped is a node with ``pruned`` set to the reason, and no value."""
+
+    __slots__ = ("index", "move", "san", "ply", "value", "alpha", "beta", "pruned", "children", "parent")
+
+    def __init__(self, index: int, row: Sequence[Any], parent: Optional["TreeNode"]) -> None:
+        _, uci, san, ply, value, alpha, beta, pruned = row
+        self.index: int = index
+        self.move: Optional[chess.Move] = _move(uci)
+        self.san: str = san
+        self.ply: int = ply
+        self.value: Optional[int] = value
+        self.alpha: Optional[int] = alpha
+        self.beta: Optional[int] = beta
+        self.pruned: Optional[str] = pruned
+        self.children: List[TreeNode] = []
+        self.parent: Optional[TreeNode] = parent
+
+    @property
+    def is_pruned(self) -> bool:
+        return self.pruned is not None
+
+    def __repr__(self) -> str:
+        what = f"pruned: {self.pruned}" if self.pruned else f"value {self.value}"
+        return f"TreeNode({self.san}, ply {self.ply}, {what}, {len(self.children)} children)"
+
+
+class Tree:
+    """The search tree of ``minimax``, ``alphabeta`` or ``negamax`` (see ``tree``)."""
+
+    def __init__(self, raw: Dict[str, Any]) -> None:
+        self.engine: str = raw["engine"]
+        self.depth: int = raw["depth"]
+        self.fen: str = raw["fen"]
+        self.per_depth: List[int] = list(raw["per_depth"])
+        self.pruned: int = raw["pruned"]
+        self.best: Optional[chess.Move] = _move(raw["best"])
+        self.score: Optional[int] = raw["score"]
+        self.nodes: List[TreeNode] = []
+        for i, row in enumerate(raw["nodes"]):
+            parent = self.nodes[row[0]] if row[0] >= 0 else None
+            node = TreeNode(i, row, parent)
+            if parent is not None:
+                parent.children.append(node)
+            self.nodes.append(node)
+        self.root: TreeNode = self.nodes[0]
+
+    @property
+    def positions(self) -> int:
+        """Positions visited: the engine's node count."""
+        return sum(self.per_depth)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def __iter__(self) -> Iterator[TreeNode]:
+        return iter(self.nodes)
+
+    def __repr__(self) -> str:
+        return (
+            f"Tree({self.engine}, depth {self.depth}: {self.positions} positions, "
+            f"{self.pruned} moves pruned)"
+        )
+
+    def to_networkx(self) -> Any:
+        """The tree as a ``networkx.DiGraph`` (needs networkx): nodes numbered from the root (0),
+        with the attributes ``san``, ``move``, ``ply``, ``value``, ``alpha``, ``beta``, ``pruned``."""
+        try:
+            import networkx as nx
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("to_networkx needs networkx: pip install networkx") from e
+        g = nx.DiGraph(engine=self.engine, depth=self.depth, fen=self.fen)
+        for n in self.nodes:
+            g.add_node(
+                n.index,
+                san=n.san,
+                move=None if n.move is None else n.move.uci(),
+                ply=n.ply,
+                value=n.value,
+                alpha=n.alpha,
+                beta=n.beta,
+                pruned=n.pruned,
+            )
+            if n.parent is not None:
+                g.add_edge(n.parent.index, n.index)
+        return g
+
+    def to_dot(self) -> str:
+        """The tree in Graphviz DOT, as ``rookery tree --dot`` writes it: moves and values (White's
+        view, in pawns), pruned moves dashed and grey."""
+        lines = [
+            "digraph tree {",
+            f'  label="{self.engine}, depth {self.depth}: {self.positions} positions"; labelloc=t;',
+            '  node [shape=box, fontname="Helvetica", fontsize=10];',
+        ]
+        for n in self.nodes:
+            if n.pruned is not None:
+                lines.append(
+                    f'  n{n.index} [label="{n.san}\\npruned", style=dashed, color=gray, fontcolor=gray];'
+                )
+            else:
+                lines.append(f'  n{n.index} [label="{n.san}\\n{_pawns(n.value)}"];')
+            if n.parent is not None:
+                style = " [style=dashed, color=gray]" if n.pruned is not None else ""
+                lines.append(f"  n{n.parent.index} -> n{n.index}{style};")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def _pawns(value: Optional[int]) -> str:
+    if value is None:
+        return "?"
+    if abs(value) >= 29_000:
+        plies = 30_000 - abs(value)
+        moves = (plies + 1) // 2
+        return f"#{moves}" if value > 0 else f"#-{moves}"
+    return f"{value / 100:+.2f}"
+
+
+def tree(board: BoardLike, engine: str = "alphabeta", depth: int = 3, max_nodes: int = 1_000_000) -> Tree:
+    """The whole search tree of ``minimax``, ``alphabeta`` or ``negamax`` on ``board`` at
+    ``depth``: each node with its move, value, window and children, each move a cut-off skipped
+    marked with the reason. Trees over ``max_nodes`` nodes (pruned moves included) are refused
+    with ``ValueError`` naming a depth that fits; ``tree_size`` counts without keeping.
+
+    >>> t = rookery.tree(chess.Board(), "alphabeta", depth=2)
+    >>> t.positions, t.root.children[0].san
+    (60, 'a3')
+    """
+    if not isinstance(depth, int):
+        raise ValueError(f"depth must be a whole number, got {depth!r}")
+    fen, moves = _fen_and_moves(board)
+    return Tree(_native.search_tree(fen, moves, engine, depth, max_nodes))
+
+
+def tree_size(board: BoardLike, engine: str = "minimax", depth: int = 3) -> List[int]:
+    """Positions per depth of the search tree (depth 0 is the root), counted without keeping it.
+
+    >>> rookery.tree_size(chess.Board(), "minimax", 2)
+    [1, 20, 400]
+    """
+    if not isinstance(depth, int):
+        raise ValueError(f"depth must be a whole number, got {depth!r}")
+    fen, moves = _fen_and_moves(board)
+    per_depth, _ = _native.tree_size(fen, moves, engine, depth)
+    return list(per_depth)
+
+
+class GameRecord(NamedTuple):
+    """One game of a match: who had White and Black, the result, how it ended, its length in
+    half-moves and its PGN."""
+
+    white: str
+    black: str
+    result: str
+    ending: str
+    plies: int
+    pgn: str
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A match seen from the first engine: wins, draws and losses, the score (0..1), the Elo
+    difference it means with its 95% error bar, and every game."""
+
+    names: Tuple[str, str]
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    elo: float
+    elo_error: float
+    games: List[GameRecord] = field(repr=False)
+
+    def __str__(self) -> str:
+        elo = f"{self.elo:+.0f}" if math.isfinite(self.elo) else ("+inf" if self.elo > 0 else "-inf")
+        err = f"{self.elo_error:.0f}" if math.isfinite(self.elo_error) else "inf"
+        return (
+            f"{self.names[0]} vs {self.names[1]}: +{self.wins} ={self.draws} -{self.losses} "
+            f"({100 * self.score:.1f}%), Elo {elo} +/- {err}"
+        )
+
+
+def match(
+    first: str,
+    second: str,
+    games: int = 10,
+    *,
+    depth: Optional[int] = None,
+    movetime: Optional[float] = None,
+    nodes: Optional[int] = None,
+    openings: Optional[Sequence[BoardLike]] = None,
+    seed: int = 0,
+    concurrency: int = 1,
+    max_moves: Optional[int] = None,
+) -> MatchResult:
+    """Plays ``games`` games between two engines, colours alternating, two games (one each way)
+    from each opening; by default balanced two-move openings shuffled by ``seed``. Give one limit
+    per move: ``depth``, ``movetime`` (seconds) or ``nodes``. ``max_moves`` adjudicates a draw
+    after that many moves. The result is seen from ``first``.
+
+    >>> r = rookery.match("alphabeta", "random", games=4, depth=2)
+    >>> r.wins + r.draws + r.losses
+    4
+    """
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number of at least 1, got {games!r}")
+    limits = _limits(depth, movetime, nodes)
+    if sum(v is not None for v in limits.values()) != 1:
+        raise ValueError("give exactly one of depth, movetime or nodes")
+    starts = None if openings is None else [_fen_and_moves(b) for b in openings]
+    if starts is not None and not starts:
+        raise ValueError("openings is empty")
+    raw = _native.play_match(
+        first,
+        second,
+        games,
+        openings=starts,
+        seed=seed,
+        concurrency=concurrency,
+        max_moves=max_moves,
+        **limits,
+    )
+    return MatchResult(
+        names=tuple(raw["names"]),
+        wins=raw["wins"],
+        draws=raw["draws"],
+        losses=raw["losses"],
+        score=raw["score"],
+        elo=raw["elo"],
+        elo_error=raw["elo_error"],
+        games=[GameRecord(*g) for g in raw["games"]],
+    )
+
+
+class TablebaseMove(NamedTuple):
+    """A legal move and the tables' verdict after it, from the mover's view: ``wdl`` 2 win,
+    1 cursed win, 0 draw, -1 blessed loss, -2 loss; ``dtz`` plies to the next zeroing move."""
+
+    move: chess.Move
+    san: str
+    wdl: int
+    dtz: int
+
+
+class Tablebase:
+    """Syzygy endgame tables from a directory (several separated by ``:``).
+
+    >>> tb = rookery.Tablebase("tests/data/syzygy")            # doctest: +SKIP
+    >>> tb.wdl(chess.Board("8/8/8/8/8/8/6k1/4K2Q w - - 0 1"))   # doctest: +SKIP
+    2
+    """
+
+    def __init__(self, path: str) -> None:
+        self._native = _native.NativeSyzygy(str(path))
+
+    @property
+    def max_pieces(self) -> int:
+        """The most pieces (kings included) of any table opened."""
+        return self._native.max_pieces
+
+    @property
+    def files(self) -> int:
+        return self._native.files
+
+    def wdl(self, board: BoardLike) -> Optional[int]:
+        """Win/draw/loss for the side to move (2 win ... -2 loss, counting the 50-move rule), or
+        ``None`` when no table has the position."""
+        return self._native.wdl(_fen(board))
+
+    def dtz(self, board: BoardLike) -> Optional[int]:
+        """Signed plies to the next capture or pawn move of the best line (0 for a draw)."""
+        return self._native.dtz(_fen(board))
+
+    def moves(self, board: BoardLike) -> Optional[List[TablebaseMove]]:
+        """Every legal move with its verdict, best first; ``None`` when the tables lack it."""
+        ranked = self._native.moves(_fen(board))
+        if ranked is None:
+            return None
+        return [TablebaseMove(chess.Move.from_uci(u), s, w, d) for u, s, w, d in ranked]
+
+    def best_move(self, board: BoardLike) -> Optional[chess.Move]:
+        """The move that keeps the best result by the shortest (or longest, when lost) way."""
+        ranked = self.moves(board)
+        return ranked[0].move if ranked else None

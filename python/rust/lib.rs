@@ -1,0 +1,592 @@
+//! `rookery._rookery`: the engine crate seen from Python. This layer takes FENs and UCI move
+//! strings and returns plain Python data (dicts, tuples, lists); the pure-Python package above it
+//! (`rookery/__init__.py`) turns python-chess boards into FENs and the data into objects.
+//!
+//! Every search runs on a thread of its own while the calling thread waits without the GIL, and
+//! checks for Ctrl-C every 50 ms: a KeyboardInterrupt stops the search (through the engine's stop
+//! flag) and is raised in Python. Errors of the engine crate become `ValueError` with the message
+//! the CLI prints; nothing panics across the boundary.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use shakmaty::{Chess, Position};
+
+use rookery::core::game::{parse_fen, san_plain, uci};
+use rookery::core::score::mate_moves;
+use rookery::core::{Game, Limits};
+use rookery::engine::{Engine, EngineOptions, Settings};
+use rookery::tb::Syzygy;
+use rookery::tournament::player::{Kind, Limit, PlayerSpec};
+use rookery::tournament::runner::{self, Adjudication, Config, Opening, Schedule};
+use rookery::tournament::stats::Wdl;
+use rookery::tree::{self, TreeEngine};
+
+/// Balanced openings for matches when none are given: the first 20 positions of 2moves_v1.epd
+/// (official-stockfish/books, CC0-1.0), copied in the engine crate's tests/data.
+const OPENINGS: &str = include_str!("../../tests/data/openings.epd");
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The game a FEN and the moves played from it make.
+fn game_of(fen: &str, moves: &[String]) -> PyResult<Game> {
+    let mut game = Game::from_fen(fen).map_err(value_error)?;
+    for m in moves {
+        game.play_text(m).map_err(value_error)?;
+    }
+    Ok(game)
+}
+
+fn position(fen: &str) -> PyResult<Chess> {
+    parse_fen(fen).map_err(value_error)
+}
+
+/// Runs `work` on a thread of its own while this thread waits without the GIL. On Ctrl-C (or any
+/// pending signal whose handler raises) `stop` is raised, the work is joined when it can stop, or
+/// left to finish on its own when it cannot (`stop` is `None`), and the exception returned.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    stop: Option<Arc<AtomicBool>>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let done = Arc::new((Mutex::new(false), Condvar::new()));
+    let signal = done.clone();
+    let handle = std::thread::spawn(move || {
+        let out = work();
+        let (flag, cv) = &*signal;
+        *flag.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cv.notify_all();
+        out
+    });
+    loop {
+        let finished = py.detach(|| {
+            let (flag, cv) = &*done;
+            let guard = flag.lock().unwrap_or_else(|e| e.into_inner());
+            let (guard, _) = cv
+                .wait_timeout_while(guard, Duration::from_millis(50), |d| !*d)
+                .unwrap_or_else(|e| e.into_inner());
+            *guard
+        });
+        if finished || handle.is_finished() {
+            break;
+        }
+        if let Err(interrupt) = py.check_signals() {
+            if let Some(stop) = stop {
+                stop.store(true, Ordering::Relaxed);
+                py.detach(|| {
+                    let _ = handle.join();
+                });
+            }
+            return Err(interrupt);
+        }
+    }
+    py.detach(|| handle.join()).map_err(|_| {
+        PyRuntimeError::new_err("rookery: the search failed (a bug; please report it)")
+    })
+}
+
+/// Names and ideas of every engine, in ladder order.
+#[pyfunction]
+fn engines() -> Vec<(&'static str, &'static str)> {
+    rookery::registry::ENGINES
+        .iter()
+        .map(|e| (e.name, e.idea))
+        .collect()
+}
+
+/// An engine of the ladder or the strong engine, kept between searches (its hash table and
+/// histories too).
+#[pyclass(module = "rookery._rookery")]
+struct NativeEngine {
+    engine: Arc<Mutex<Box<dyn Engine>>>,
+    name: &'static str,
+}
+
+#[pymethods]
+impl NativeEngine {
+    #[new]
+    #[pyo3(signature = (name, seed=0, book=None, hash_mb=16, threads=1, elo=None, syzygy=None))]
+    fn new(
+        name: &str,
+        seed: u64,
+        book: Option<String>,
+        hash_mb: usize,
+        threads: usize,
+        elo: Option<u32>,
+        syzygy: Option<String>,
+    ) -> PyResult<Self> {
+        if hash_mb == 0 || threads == 0 {
+            return Err(PyValueError::new_err("hash and threads must be at least 1"));
+        }
+        let book = book
+            .map(|path| rookery::book::Book::open(&path).map(Arc::new))
+            .transpose()
+            .map_err(value_error)?;
+        let options = EngineOptions {
+            seed,
+            book,
+            ..EngineOptions::default()
+        };
+        let mut engine = rookery::registry::create(name, &options).map_err(value_error)?;
+        let syzygy = syzygy
+            .map(|p| Syzygy::open(&p))
+            .transpose()
+            .map_err(value_error)?;
+        engine.configure(&Settings {
+            hash_mb,
+            threads,
+            limit_elo: elo,
+            syzygy,
+            ..Settings::default()
+        });
+        let name = engine.name();
+        Ok(NativeEngine {
+            engine: Arc::new(Mutex::new(engine)),
+            name,
+        })
+    }
+
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Forgets what earlier searches learned (hash table, histories).
+    fn new_game(&self) {
+        if let Ok(mut e) = self.engine.lock() {
+            e.new_game();
+        }
+    }
+
+    /// Searches the position `moves` (UCI) lead to from `fen`. With no limit, the engine's own
+    /// default (a depth that answers in about a second).
+    #[pyo3(signature = (fen, moves, depth=None, movetime_ms=None, nodes=None, all_moves=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        fen: &str,
+        moves: Vec<String>,
+        depth: Option<u32>,
+        movetime_ms: Option<u64>,
+        nodes: Option<u64>,
+        all_moves: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let game = game_of(fen, &moves)?;
+        if depth == Some(0) || nodes == Some(0) || movetime_ms == Some(0) {
+            return Err(PyValueError::new_err(
+                "depth, movetime and nodes must be at least 1",
+            ));
+        }
+        if depth.is_some_and(|d| d > 64) {
+            return Err(PyValueError::new_err("depth must be at most 64"));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let engine = self.engine.clone();
+        let flag = stop.clone();
+        let analysis = interruptible(py, Some(stop), move || {
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut limits = if depth.is_none() && movetime_ms.is_none() && nodes.is_none() {
+                engine.default_limits()
+            } else {
+                Limits::default()
+            };
+            if let Some(d) = depth {
+                limits.depth = Some(d);
+            }
+            if let Some(ms) = movetime_ms {
+                limits.movetime = Some(Duration::from_millis(ms));
+            }
+            if let Some(n) = nodes {
+                limits.nodes = Some(n);
+            }
+            limits.score_all_moves = all_moves;
+            limits.stop = Some(flag);
+            engine.analyse(&game, &limits)
+        })?;
+        let d = PyDict::new(py);
+        d.set_item("best", analysis.best.map(uci))?;
+        d.set_item("score", analysis.score)?;
+        d.set_item("mate", analysis.score.and_then(mate_moves))?;
+        d.set_item(
+            "pv",
+            analysis.pv.iter().map(|&m| uci(m)).collect::<Vec<_>>(),
+        )?;
+        let scored: Vec<(String, Option<i32>, &'static str, Option<u16>)> = analysis
+            .moves
+            .iter()
+            .map(|s| (uci(s.mv), s.score, bound_name(s.bound), s.weight))
+            .collect();
+        d.set_item("moves", scored)?;
+        d.set_item("depth", analysis.depth)?;
+        d.set_item("seldepth", analysis.seldepth)?;
+        d.set_item("nodes", analysis.nodes)?;
+        d.set_item("time", analysis.elapsed.as_secs_f64())?;
+        d.set_item("from_book", analysis.from_book)?;
+        Ok(d)
+    }
+}
+
+fn bound_name(b: rookery::core::Bound) -> &'static str {
+    match b {
+        rookery::core::Bound::Exact => "exact",
+        rookery::core::Bound::Lower => "lower",
+        rookery::core::Bound::Upper => "upper",
+    }
+}
+
+/// A term of the evaluation: name, middlegame and endgame parts (White's view).
+type Term = (&'static str, i32, i32);
+
+/// The strong engine's static evaluation: (side to move's cp, White's cp, [(term, mg, eg)]).
+#[pyfunction]
+fn evaluate(fen: &str) -> PyResult<(i32, i32, Vec<Term>)> {
+    use rookery::eval::hce::{Parts, evaluate_board};
+    let pos = position(fen)?;
+    let mut parts = Parts::default();
+    let v = evaluate_board(pos.board(), pos.turn(), &mut parts);
+    let white = if pos.turn() == shakmaty::Color::White {
+        v
+    } else {
+        -v
+    };
+    Ok((
+        v,
+        white,
+        parts.0.iter().map(|(n, s)| (*n, s.0, s.1)).collect(),
+    ))
+}
+
+/// Leaf positions `depth` plies below the position.
+#[pyfunction]
+fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
+    let pos = position(fen)?;
+    if depth > 12 {
+        return Err(PyValueError::new_err("perft depth must be at most 12"));
+    }
+    interruptible(py, None, move || rookery::perft::perft(&pos, depth))
+}
+
+/// Perft below each legal move: [(uci, leaves)].
+#[pyfunction]
+fn divide(py: Python<'_>, fen: &str, depth: u32) -> PyResult<Vec<(String, u64)>> {
+    let pos = position(fen)?;
+    if depth == 0 || depth > 12 {
+        return Err(PyValueError::new_err("divide depth must be 1 to 12"));
+    }
+    interruptible(py, None, move || {
+        rookery::perft::divide(&pos, depth)
+            .into_iter()
+            .map(|(m, n)| (uci(m), n))
+            .collect()
+    })
+}
+
+/// The search tree of minimax, alphabeta or negamax: a dict with `nodes`, a list of
+/// (parent or -1, uci, san, ply, value, alpha, beta, pruned reason), root first.
+#[pyfunction]
+#[pyo3(signature = (fen, moves, engine, depth, max_nodes=1_000_000))]
+fn search_tree<'py>(
+    py: Python<'py>,
+    fen: &str,
+    moves: Vec<String>,
+    engine: &str,
+    depth: u32,
+    max_nodes: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = game_of(fen, &moves)?;
+    let engine = TreeEngine::parse(engine).map_err(value_error)?;
+    if depth == 0 || depth > 8 {
+        return Err(PyValueError::new_err("tree depth must be 1 to 8"));
+    }
+    let tree = interruptible(py, None, move || {
+        tree::record(engine, &game, depth, max_nodes)
+    })?
+    .map_err(value_error)?;
+    type Row = (
+        i64,
+        Option<String>,
+        String,
+        u32,
+        Option<i32>,
+        Option<i32>,
+        Option<i32>,
+        Option<String>,
+    );
+    let rows: Vec<Row> = tree
+        .nodes
+        .into_iter()
+        .map(|n| {
+            (
+                n.parent.map_or(-1, |p| p as i64),
+                n.mv.map(uci),
+                n.label,
+                n.ply,
+                n.value,
+                n.window.map(|w| w.0),
+                n.window.map(|w| w.1),
+                n.pruned,
+            )
+        })
+        .collect();
+    let d = PyDict::new(py);
+    d.set_item("engine", tree.engine.name())?;
+    d.set_item("depth", tree.depth)?;
+    d.set_item("fen", tree.fen)?;
+    d.set_item("nodes", rows)?;
+    d.set_item("per_depth", tree.size.per_ply)?;
+    d.set_item("pruned", tree.size.pruned)?;
+    d.set_item("best", tree.analysis.best.map(uci))?;
+    d.set_item("score", tree.analysis.score)?;
+    Ok(d)
+}
+
+/// The whole tree of a search counted, not kept: (positions per depth, moves pruned).
+#[pyfunction]
+fn tree_size(
+    py: Python<'_>,
+    fen: &str,
+    moves: Vec<String>,
+    engine: &str,
+    depth: u32,
+) -> PyResult<(Vec<u64>, u64)> {
+    let game = game_of(fen, &moves)?;
+    let engine = TreeEngine::parse(engine).map_err(value_error)?;
+    if depth == 0 || depth > 8 {
+        return Err(PyValueError::new_err("tree depth must be 1 to 8"));
+    }
+    let (size, _) = interruptible(py, None, move || tree::count(engine, &game, depth))?;
+    Ok((size.per_ply, size.pruned))
+}
+
+/// Plays `games` games between two engines of the crate and returns the results.
+#[pyfunction]
+#[pyo3(signature = (white, black, games, depth=None, movetime_ms=None, nodes=None, openings=None, seed=0, concurrency=1, max_moves=None))]
+#[allow(clippy::too_many_arguments)]
+fn play_match<'py>(
+    py: Python<'py>,
+    white: &str,
+    black: &str,
+    games: u32,
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    nodes: Option<u64>,
+    openings: Option<Vec<(String, Vec<String>)>>,
+    seed: u64,
+    concurrency: usize,
+    max_moves: Option<u32>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if games == 0 {
+        return Err(PyValueError::new_err("games must be at least 1"));
+    }
+    let limit = match (depth, movetime_ms, nodes) {
+        (Some(d), None, None) if d > 0 => Limit::Depth(d),
+        (None, Some(ms), None) if ms > 0 => Limit::MoveTime(Duration::from_millis(ms)),
+        (None, None, Some(n)) if n > 0 => Limit::Nodes(n),
+        _ => {
+            return Err(PyValueError::new_err(
+                "give one of depth, movetime or nodes (at least 1)",
+            ));
+        }
+    };
+    let mut names = Vec::new();
+    for (i, name) in [white, black].iter().enumerate() {
+        if !rookery::registry::is_known(name) {
+            return Err(value_error(rookery::registry::unknown(name)));
+        }
+        let mut label = name.trim().to_ascii_lowercase();
+        if i == 1 && names.contains(&label) {
+            label.push_str(" (2)");
+        }
+        names.push(label);
+    }
+    let players = [white, black]
+        .iter()
+        .zip(&names)
+        .enumerate()
+        .map(|(i, (engine, label))| PlayerSpec {
+            name: label.clone(),
+            kind: Kind::Internal {
+                engine: engine.trim().to_ascii_lowercase(),
+            },
+            limit,
+            options: Vec::new(),
+            threads: 1,
+            hash_mb: 16,
+            syzygy: None,
+            seed: seed.wrapping_add(i as u64),
+        })
+        .collect();
+    let openings = match openings {
+        Some(list) => list
+            .into_iter()
+            .enumerate()
+            .map(|(i, (fen, moves))| {
+                let game = game_of(&fen, &moves)?;
+                Ok(Opening {
+                    start: game.start().clone(),
+                    moves: game.moves().to_vec(),
+                    name: format!("opening #{}", i + 1),
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?,
+        None => {
+            let mut list: Vec<Opening> = rookery::epd::parse(OPENINGS)
+                .map_err(value_error)?
+                .into_iter()
+                .map(|r| Opening {
+                    start: r.pos,
+                    moves: Vec::new(),
+                    name: format!("2moves_v1 #{}", r.line - 1),
+                })
+                .collect();
+            runner::shuffle(&mut list, seed);
+            list
+        }
+    };
+    let cfg = Config {
+        players,
+        schedule: Schedule::RoundRobin,
+        rounds: 1,
+        games,
+        openings,
+        concurrency: concurrency.clamp(1, 64),
+        adjudication: Adjudication {
+            max_moves,
+            ..Adjudication::default()
+        },
+        time_margin: Duration::from_millis(100),
+        move_timeout: Duration::from_secs(600),
+        event: "Rookery match (Python)".into(),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let played = interruptible(py, Some(stop), move || {
+        let jobs = runner::schedule(&cfg);
+        let mut played = Vec::new();
+        runner::run(&cfg, jobs, |p| {
+            played.push(p.clone());
+            !flag.load(Ordering::Relaxed)
+        });
+        played
+    })?;
+    // From the first engine's (`white`'s) point of view; it has White in every other game.
+    let mut wdl = Wdl::default();
+    let mut rows = Vec::new();
+    let mut sorted = played;
+    sorted.sort_by_key(|p| p.job.number);
+    for p in &sorted {
+        let first_white = p.job.white == 0;
+        wdl.add(if first_white {
+            p.white_score
+        } else {
+            1.0 - p.white_score
+        });
+        rows.push((
+            names[p.job.white].clone(),
+            names[p.job.black].clone(),
+            p.result(),
+            p.ending.to_string(),
+            p.plies,
+            p.pgn.clone(),
+        ));
+    }
+    let d = PyDict::new(py);
+    d.set_item("names", names)?;
+    d.set_item("wins", wdl.wins)?;
+    d.set_item("draws", wdl.draws)?;
+    d.set_item("losses", wdl.losses)?;
+    d.set_item("score", wdl.score())?;
+    d.set_item("elo", wdl.elo())?;
+    d.set_item("elo_error", wdl.elo_error())?;
+    d.set_item("games", rows)?;
+    Ok(d)
+}
+
+/// A move the tables rank: uci, san, wdl, dtz.
+type TbMove = (String, String, i32, i32);
+
+/// Syzygy tables opened from a directory (or several, separated by ':').
+#[pyclass(module = "rookery._rookery")]
+struct NativeSyzygy {
+    tables: Syzygy,
+}
+
+#[pymethods]
+impl NativeSyzygy {
+    #[new]
+    fn new(path: &str) -> PyResult<Self> {
+        Ok(NativeSyzygy {
+            tables: Syzygy::open(path).map_err(value_error)?,
+        })
+    }
+
+    #[getter]
+    fn max_pieces(&self) -> usize {
+        self.tables.max_pieces()
+    }
+
+    #[getter]
+    fn files(&self) -> usize {
+        self.tables.files()
+    }
+
+    /// Win/draw/loss for the side to move (-2..2), or None when the tables lack the position.
+    fn wdl(&self, fen: &str) -> PyResult<Option<i32>> {
+        Ok(self.tables.probe_wdl(&position(fen)?))
+    }
+
+    /// Signed plies to the next zeroing move for the side to move, or None.
+    fn dtz(&self, fen: &str) -> PyResult<Option<i32>> {
+        Ok(self.tables.probe_dtz(&position(fen)?))
+    }
+
+    /// Every legal move with (uci, san, wdl, dtz) for the mover, best first; None when the tables
+    /// lack the position.
+    fn moves(&self, fen: &str) -> PyResult<Option<Vec<TbMove>>> {
+        let pos = position(fen)?;
+        Ok(self.tables.rank_moves(&pos).map(|ranked| {
+            ranked
+                .into_iter()
+                .map(|r| (uci(r.mv), san_plain(&pos, r.mv), r.wdl, r.dtz))
+                .collect()
+        }))
+    }
+}
+
+/// Runs the UCI engine on this process's standard input and output until `quit`.
+#[pyfunction]
+fn uci_loop(py: Python<'_>) {
+    py.detach(|| {
+        let input = std::io::BufReader::new(std::io::stdin());
+        rookery::uci::run(input, Box::new(std::io::stdout()));
+    });
+}
+
+/// The engine crate's version.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pymodule]
+fn _rookery(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(engines, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(divide, m)?)?;
+    m.add_function(wrap_pyfunction!(search_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(tree_size, m)?)?;
+    m.add_function(wrap_pyfunction!(play_match, m)?)?;
+    m.add_function(wrap_pyfunction!(uci_loop, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_class::<NativeEngine>()?;
+    m.add_class::<NativeSyzygy>()?;
+    Ok(())
+}
