@@ -69,8 +69,11 @@ def _board(board: BoardLike) -> chess.Board:
     return chess.Board(board)
 
 
+_from_uci = chess.Move.from_uci
+
+
 def _move(uci: Optional[str]) -> Optional[chess.Move]:
-    return None if uci is None else chess.Move.from_uci(uci)
+    return None if uci is None else _from_uci(uci)
 
 
 def _limits(depth: Optional[int], movetime: Optional[float], nodes: Optional[int]) -> Dict[str, Any]:
@@ -102,8 +105,7 @@ def engines() -> List[EngineInfo]:
     return [EngineInfo(n, i) for n, i in _native.engines()]
 
 
-@dataclass(frozen=True)
-class ScoredMove:
+class ScoredMove(NamedTuple):
     """A root move and its score (centipawns, side to move's view). ``bound`` is ``"exact"``, or
     ``"upper"`` when a cut-off only showed the move is no better than that."""
 
@@ -204,7 +206,7 @@ class Engine:
             score=raw["score"],
             mate=raw["mate"],
             pv=[chess.Move.from_uci(m) for m in raw["pv"]],
-            moves=[ScoredMove(chess.Move.from_uci(m), s, b, w) for m, s, b, w in raw["moves"]],
+            moves=[ScoredMove(_from_uci(m), s, b, w) for m, s, b, w in raw["moves"]],
             depth=raw["depth"],
             seldepth=raw["seldepth"],
             nodes=raw["nodes"],
