@@ -119,7 +119,12 @@ class ScoredMove(NamedTuple):
 class Analysis:
     """What an engine found: the move to play, its score (centipawns, side to move's view; ``mate``
     in moves when it is a mate), the principal variation, every root move scored, best first,
-    and what it cost."""
+    and what it cost.
+
+    >>> a = rookery.Engine("negamax", depth=2).analyse(chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"))
+    >>> a.mate, len(a.moves) == len(a.pv) or a.best == a.pv[0]
+    (1, True)
+    """
 
     best: Optional[chess.Move]
     score: Optional[int]
@@ -233,7 +238,13 @@ class Engine:
         return best
 
     def new_game(self) -> None:
-        """Forgets what earlier searches learned (hash table, histories)."""
+        """Forgets what earlier searches learned (hash table, histories).
+
+        >>> engine = rookery.Engine("tt", depth=4)
+        >>> first = engine.analyse(chess.Board()).nodes
+        >>> engine.new_game(); engine.analyse(chess.Board()).nodes == first
+        True
+        """
         self._native.new_game()
 
 
@@ -281,7 +292,13 @@ class TreeNode:
     """A position of a search tree: the ``move`` that leads to it (``None`` at the root), its
     ``san``, its ``value`` (centipawns, White's view), the alpha-beta window (``alpha``, ``beta``,
     White's view; ``None`` for minimax) it was searched with, and its ``children``. A move that a
-    cut-off skipped is a node with ``pruned`` set to the reason, and no value."""
+    cut-off skipped is a node with ``pruned`` set to the reason, and no value.
+
+    >>> root = rookery.tree(chess.Board(), "alphabeta", depth=2).root
+    >>> second = root.children[1]
+    >>> second.san, second.value, (second.alpha, second.beta), second.children[1].pruned[:7]
+    ('b3', 0, (0, 32000), 'cut-off')
+    """
 
     __slots__ = ("index", "move", "san", "ply", "value", "alpha", "beta", "pruned", "children", "parent")
 
@@ -308,7 +325,13 @@ class TreeNode:
 
 
 class Tree:
-    """The search tree of ``minimax``, ``alphabeta`` or ``negamax`` (see ``tree``)."""
+    """The search tree of ``minimax``, ``alphabeta`` or ``negamax`` (see ``tree``): ``root``,
+    ``nodes`` (root first), ``per_depth`` counts, ``pruned`` moves, the ``best`` move and ``score``.
+
+    >>> t = rookery.tree(chess.Board(), "minimax", depth=2)
+    >>> t.per_depth, t.positions, len(t.root.children), t
+    ([1, 20, 400], 421, 20, Tree(minimax, depth 2: 421 positions, 0 moves pruned))
+    """
 
     def __init__(self, raw: Dict[str, Any]) -> None:
         self.engine: str = raw["engine"]
@@ -346,7 +369,12 @@ class Tree:
 
     def to_networkx(self) -> Any:
         """The tree as a ``networkx.DiGraph`` (needs networkx): nodes numbered from the root (0),
-        with the attributes ``san``, ``move``, ``ply``, ``value``, ``alpha``, ``beta``, ``pruned``."""
+        with the attributes ``san``, ``move``, ``ply``, ``value``, ``alpha``, ``beta``, ``pruned``.
+
+        >>> g = rookery.tree(chess.Board(), "alphabeta", depth=2).to_networkx()
+        >>> g.nodes[0]["san"], g.number_of_nodes() - 1 == g.number_of_edges()
+        ('root', True)
+        """
         try:
             import networkx as nx
         except ImportError as e:  # pragma: no cover - depends on the environment
@@ -369,7 +397,11 @@ class Tree:
 
     def to_dot(self) -> str:
         """The tree in Graphviz DOT, as ``rookery tree --dot`` writes it: moves and values (White's
-        view, in pawns), pruned moves dashed and grey."""
+        view, in pawns), pruned moves dashed and grey.
+
+        >>> print(rookery.tree(chess.Board(), "minimax", depth=1).to_dot().splitlines()[3])
+          n0 [label="root\\n+0.00"];
+        """
         lines = [
             "digraph tree {",
             f'  label="{self.engine}, depth {self.depth}: {self.positions} positions"; labelloc=t;',
@@ -443,7 +475,12 @@ class GameRecord(NamedTuple):
 @dataclass(frozen=True)
 class MatchResult:
     """A match seen from the first engine: wins, draws and losses, the score (0..1), the Elo
-    difference it means with its 95% error bar, and every game."""
+    difference it means with its 95% error bar, and every game.
+
+    >>> r = rookery.match("greedy", "random", games=2, depth=1, max_moves=60)
+    >>> str(r).startswith("greedy vs random: +"), len(r.games), r.games[0].pgn[:6]
+    (True, 2, '[Event')
+    """
 
     names: Tuple[str, str]
     wins: int
