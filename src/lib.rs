@@ -25,6 +25,8 @@ pub mod engine;
 pub mod epd;
 pub mod error;
 pub mod eval;
+#[cfg(feature = "lab")]
+pub mod lab;
 pub mod ladder;
 pub mod mate;
 pub mod options;

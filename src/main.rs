@@ -4,9 +4,10 @@ fn main() {
     let cli = rookery::cli::parse();
     // Rust ignores SIGPIPE, so printing into a closed pipe (`rookery perft 6 --divide | head`)
     // would panic; the Unix default ends the program quietly, as every command-line tool does.
-    // Not for `match`: it writes to engines that may crash, and must live on.
+    // Not for `match` and `serve`: they write to engines and browsers that may go away, and must
+    // live on.
     #[cfg(unix)]
-    if !matches!(cli.command, Some(rookery::cli::Command::Match(_))) {
+    if !is_long_lived(&cli.command) {
         // SAFETY: setting a signal disposition before any other thread exists.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
@@ -18,5 +19,16 @@ fn main() {
             eprintln!("error: {e}");
             std::process::exit(2);
         }
+    }
+}
+
+/// Commands that write to peers that may go away (engines, browsers) and must survive it.
+fn is_long_lived(command: &Option<rookery::cli::Command>) -> bool {
+    use rookery::cli::Command;
+    match command {
+        Some(Command::Match(_)) => true,
+        #[cfg(feature = "lab")]
+        Some(Command::Serve(_)) => true,
+        _ => false,
     }
 }

@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["ladder", "search"],
     &["registry", "tree"],
     &["options", "bench", "driver"],
-    &["tournament", "uci"],
+    &["tournament", "uci", "lab"],
     &["cli"],
 ];
 

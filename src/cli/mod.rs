@@ -11,6 +11,8 @@ pub mod matches;
 pub mod mate;
 pub mod perft;
 pub mod play;
+#[cfg(feature = "lab")]
+pub mod serve;
 pub mod tb;
 pub mod tree;
 
@@ -80,6 +82,9 @@ pub enum Command {
     /// A scripted engine that misbehaves on request (for testing the match runner)
     #[command(hide = true, name = "fake-engine")]
     FakeEngine(fake::FakeArgs),
+    /// Rookery Lab: play, watch and take apart every engine in the browser (a local web server)
+    #[cfg(feature = "lab")]
+    Serve(serve::ServeArgs),
     /// Endgame tablebases: probe a position
     Tb {
         #[command(subcommand)]
@@ -256,6 +261,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Mate(args)) => mate::run(args),
         Some(Command::Ladder(args)) => ladder::run(args),
         Some(Command::Epd(args)) => epd::run(args),
+        #[cfg(feature = "lab")]
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { depth }) => {
             crate::bench::run_printed(depth, |l| println!("{l}"));
             Ok(0)

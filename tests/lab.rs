@@ -1,0 +1,338 @@
+//! The Lab's HTTP API against a server started on a free port: every endpoint, every error, the
+//! search stream, the limit on searches at once, and a closed connection stopping its search.
+
+#![cfg(feature = "lab")]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use rookery::lab::api::Makers;
+use serde_json::Value;
+
+const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
+
+fn server() -> SocketAddr {
+    rookery::lab::start("127.0.0.1", 0, Makers::default())
+        .unwrap()
+        .addr
+}
+
+/// Removes HTTP/1.1 chunked framing.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some(line_end) = body.find("\r\n") {
+        let size = usize::from_str_radix(body[..line_end].trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = line_end + 2;
+        out.push_str(&body[start..start + size]);
+        body = &body[(start + size + 2).min(body.len())..];
+    }
+    out
+}
+
+/// One request on its own connection: (status, headers, body).
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
+    let (status, _, body) = http(addr, "POST", path, body);
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+fn error_of(v: &Value) -> String {
+    v["error"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn page_assets_engines_and_unknown_paths() {
+    let addr = server();
+    let (status, head, body) = http(addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("text/html"));
+    assert!(body.contains("<title>Rookery Lab</title>") && body.contains("/app.js"));
+    let (status, head, body) = http(addr, "GET", "/app.js", "");
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("javascript") && body.contains("makeBoard"));
+    let (status, _, body) = http(addr, "GET", "/app.css", "");
+    assert!(status == 200 && body.contains(".board"));
+    let (status, _, body) = http(addr, "GET", "/api/engines", "");
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let engines = v["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 12);
+    assert_eq!(engines[5]["name"], "alphabeta");
+    assert_eq!(engines[5]["tree"], true);
+    assert_eq!(engines[11]["tree"], false);
+    let (status, _, body) = http(addr, "GET", "/api/nothing-here", "");
+    assert_eq!(status, 404);
+    assert!(body.contains("\"error\""));
+}
+
+#[test]
+fn positions_and_moves() {
+    let addr = server();
+    let (status, v) = post(addr, "/api/position", "{}");
+    assert_eq!(status, 200);
+    assert_eq!(v["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(v["turn"], "white");
+    let (status, v) = post(addr, "/api/play", r#"{"moves": ["e2e4"], "move": "e5"}"#);
+    assert_eq!(status, 200);
+    assert_eq!(v["san"], serde_json::json!(["e4", "e5"]));
+    assert!(v["pgn"].as_str().unwrap().contains("1. e4 e5"));
+    // Fool's mate: the game is over, and the page is told how.
+    let (status, v) = post(
+        addr,
+        "/api/play",
+        r#"{"moves": ["f2f3", "e7e5", "g2g4"], "move": "Qh4"}"#,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(v["over"]["result"], "0-1");
+    assert_eq!(v["legal"].as_array().unwrap().len(), 0);
+    let (status, v) = post(
+        addr,
+        "/api/play",
+        r#"{"moves": ["f2f3", "e7e5", "g2g4", "d8h4"], "move": "e2e4"}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("the game is over"));
+    for (body, wanted) in [
+        (r#"{"fen": "not a fen"}"#, "invalid FEN"),
+        (r#"{"moves": ["e2e5"]}"#, "move 'e2e5'"),
+        (r#"{"fen": 42}"#, "bad request body"),
+        (r#"{"colour": "white"}"#, "unknown field"),
+        ("{not json", "bad request body"),
+    ] {
+        let (status, v) = post(addr, "/api/position", body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+    let (status, v) = post(addr, "/api/play", r#"{"move": "e2e5"}"#);
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("illegal"));
+    let (status, v) = post(addr, "/api/play", "{}");
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("move"));
+}
+
+#[test]
+fn analyse_and_its_errors() {
+    let addr = server();
+    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3}}"#);
+    let (status, v) = post(addr, "/api/analyse", &body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["nodes"], 4163);
+    assert_eq!(v["engine"], "alphabeta");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 48);
+    let (status, v) = post(
+        addr,
+        "/api/analyse",
+        r#"{"engine": "rookery", "movetime": 100}"#,
+    );
+    assert_eq!(status, 200);
+    assert!(v["depth"].as_u64().unwrap() >= 3 && v["pv"].as_array().unwrap().len() >= 2);
+    for (body, wanted) in [
+        (
+            r#"{"engine": "deep-thought"}"#,
+            "unknown engine 'deep-thought'",
+        ),
+        (r#"{"engine": "alphabeta", "depth": 0}"#, "depth must be"),
+        (
+            r#"{"engine": "alphabeta", "depth": -3}"#,
+            "bad request body",
+        ),
+        (
+            r#"{"engine": "rookery", "movetime": 3600000}"#,
+            "movetime must be",
+        ),
+        (r#"{"engine": "rookery", "nodes": 0}"#, "nodes must be"),
+        (r#"{"engine": "rookery", "elo": 99999}"#, "elo must be"),
+        (
+            r#"{"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "engine": "rookery"}"#,
+            "the game is over",
+        ),
+    ] {
+        let (status, v) = post(addr, "/api/analyse", body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+}
+
+#[test]
+fn the_search_streams_its_iterations() {
+    let addr = server();
+    let (status, head, body) = http(
+        addr,
+        "GET",
+        "/api/search?engine=rookery&movetime=300&moves=e2e4%20e7e5",
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(head.to_ascii_lowercase().contains("text/event-stream"));
+    let infos = body.matches("event: info").count();
+    assert!(infos >= 3, "{body}");
+    assert_eq!(body.matches("event: done").count(), 1);
+    let done = body
+        .split("event: done\ndata: ")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap();
+    let v: Value = serde_json::from_str(done).unwrap();
+    assert!(v["best"].as_str().is_some() && v["pv_san"].as_array().unwrap().len() >= 2);
+    let (status, _, body) = http(addr, "GET", "/api/search?engine=nope", "");
+    assert_eq!(status, 400);
+    assert!(body.contains("unknown engine"));
+    let (status, _, body) = http(addr, "GET", "/api/search?depth=many", "");
+    assert_eq!(status, 400);
+    assert!(body.contains("depth must be a whole number"));
+    let (status, _, body) = http(addr, "GET", "/api/search?colour=white", "");
+    assert_eq!(status, 400);
+    assert!(body.contains("unknown parameter"));
+}
+
+#[test]
+fn trees_expand_node_by_node_with_rookery_trees_counts() {
+    let addr = server();
+    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3}}"#);
+    let (status, v) = post(addr, "/api/tree", &body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["positions"], 4163);
+    assert_eq!(v["per_depth"], serde_json::json!([1, 48, 110, 4004]));
+    let children = v["children"].as_array().unwrap();
+    assert_eq!(children.len(), 48);
+    let third = children[2]["id"].as_u64().unwrap();
+    let body =
+        format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3, "node": {third}}}"#);
+    let (status, v) = post(addr, "/api/tree", &body);
+    assert_eq!(status, 200);
+    assert_eq!(v["path"].as_array().unwrap().len(), 2);
+    let pruned: Vec<&Value> = v["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| !c["pruned"].is_null())
+        .collect();
+    assert!(!pruned.is_empty());
+    assert!(pruned[0]["pruned"].as_str().unwrap().starts_with("cut-off"));
+    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "minimax", "depth": 3}}"#);
+    let (status, v) = post(addr, "/api/tree", &body);
+    assert_eq!(status, 200);
+    assert_eq!(v["positions"], 70119);
+    for (body, wanted) in [
+        (
+            format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "minimax", "depth": 4}}"#),
+            "depth 3 (70119 nodes) would fit",
+        ),
+        (
+            r#"{"engine": "pst", "depth": 2}"#.to_string(),
+            "no search tree for engine 'pst'",
+        ),
+        (
+            r#"{"engine": "minimax", "depth": 9}"#.to_string(),
+            "tree depth must be",
+        ),
+        (
+            r#"{"engine": "minimax", "depth": 1, "node": 99999}"#.to_string(),
+            "no node 99999",
+        ),
+        (r#"{"depth": 2}"#.to_string(), "bad request body"),
+    ] {
+        let (status, v) = post(addr, "/api/tree", &body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+}
+
+#[test]
+fn ladder_and_evaluation() {
+    let addr = server();
+    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "depth": 2, "movetime": 20}}"#);
+    let (status, v) = post(addr, "/api/ladder", &body);
+    assert_eq!(status, 200, "{v}");
+    let rungs = v["rungs"].as_array().unwrap();
+    assert_eq!(rungs.len(), 12);
+    assert_eq!(rungs[4]["name"], "minimax");
+    assert_eq!(rungs[4]["nodes"], 1513);
+    assert!(rungs.iter().all(|r| r["best"].is_string()));
+    let (status, v) = post(addr, "/api/ladder", r#"{"depth": 7}"#);
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("ladder depth"));
+    let (status, v) = post(addr, "/api/eval", &format!(r#"{{"fen": "{MIDDLEGAME}"}}"#));
+    assert_eq!(status, 200);
+    assert!(v["terms"].as_array().unwrap().len() >= 5);
+    assert_eq!(v["value"], v["white"]);
+    let (status, v) = post(addr, "/api/eval", r#"{"fen": "8/8/8/8 w - - 0 1"}"#);
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("invalid FEN"));
+}
+
+/// Opens a search stream and reads its headers, leaving the connection open.
+fn open_stream(addr: SocketAddr, movetime: u64) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET /api/search?engine=rookery&movetime={movetime} HTTP/1.1\r\nHost: lab\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = [0u8; 64];
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let n = s.read(&mut buf).unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    s
+}
+
+#[test]
+fn searches_at_once_are_limited_and_a_closed_stream_stops_its_search() {
+    let addr = server();
+    let streams: Vec<TcpStream> = (0..rookery::lab::MAX_SEARCHES)
+        .map(|_| open_stream(addr, 20_000))
+        .collect();
+    // Every slot is taken: a third search waits two seconds, then is refused.
+    let (status, v) = post(
+        addr,
+        "/api/analyse",
+        r#"{"engine": "alphabeta", "depth": 1}"#,
+    );
+    assert_eq!(status, 503);
+    assert!(error_of(&v).contains("busy"));
+    // Closing the streams (a tab closed) stops their searches long before their 20 s.
+    drop(streams);
+    let start = Instant::now();
+    let (status, _) = post(
+        addr,
+        "/api/analyse",
+        r#"{"engine": "alphabeta", "depth": 1}"#,
+    );
+    assert_eq!(status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}
