@@ -20,6 +20,7 @@ pub mod bench;
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod datagen;
 pub mod driver;
 pub mod engine;
 pub mod epd;

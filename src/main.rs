@@ -1,6 +1,29 @@
 //! `rookery`: the command line. Errors are one line on stderr and exit code 2.
 
 fn main() {
+    // OpenBench's convention for distributed data generation: `rookery "genfens N seed S book
+    // <None|FILE>" "quit"` prints N opening FENs as `info string genfens <FEN>`.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args
+        .first()
+        .is_some_and(|a| a.trim_start().starts_with("genfens"))
+    {
+        let words: Vec<&str> = args[0].split_whitespace().collect();
+        let result = rookery::datagen::parse_genfens(&words)
+            .and_then(|(n, seed, book)| rookery::datagen::genfens(n, seed, book.as_deref()));
+        match result {
+            Ok(fens) => {
+                for fen in fens {
+                    println!("info string genfens {fen}");
+                }
+                std::process::exit(0);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     let cli = rookery::cli::parse();
     // Rust ignores SIGPIPE, so printing into a closed pipe (`rookery perft 6 --divide | head`)
     // would panic; the Unix default ends the program quietly, as every command-line tool does.

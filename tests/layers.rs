@@ -15,6 +15,7 @@ const LAYERS: &[&[&str]] = &[
     &["registry", "tree"],
     &["options", "bench", "driver"],
     &["tournament", "uci", "lab"],
+    &["datagen"],
     &["cli"],
 ];
 

@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod book;
+pub mod datagen;
 pub mod epd;
 pub mod fake;
 pub mod game;
@@ -85,6 +86,8 @@ pub enum Command {
     /// Rookery Lab: play, watch and take apart every engine in the browser (a local web server)
     #[cfg(feature = "lab")]
     Serve(serve::ServeArgs),
+    /// Self-play positions labelled with result and score, for tuning the evaluation
+    Datagen(datagen::DatagenArgs),
     /// Endgame tablebases: probe a position
     Tb {
         #[command(subcommand)]
@@ -261,6 +264,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Mate(args)) => mate::run(args),
         Some(Command::Ladder(args)) => ladder::run(args),
         Some(Command::Epd(args)) => epd::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
         #[cfg(feature = "lab")]
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { depth }) => {

@@ -1,0 +1,168 @@
+//! `rookery datagen`: self-play positions labelled with the game's result and the search's score,
+//! for tuning the evaluation (see `datagen`); `--pgn` labels the positions of a game collection.
+
+use std::io::Write;
+
+use clap::Args;
+
+use crate::datagen::{self, Config, INTERRUPTED};
+use crate::error::Error;
+
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The data file (appended to: a second run with the same seed goes on with the next games)
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// Games to play
+    #[arg(long, conflicts_with = "positions")]
+    pub games: Option<u64>,
+    /// Positions to write (whole games, so a few more)
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Nodes a move
+    #[arg(long, default_value_t = 5_000)]
+    pub nodes: u64,
+    /// A fixed depth a move instead of nodes
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Games at once
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of every random choice: the same seed gives the same data
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Openings to start from (EPD or PGN) [default: the initial position]
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Random plies after the opening
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: u32,
+    /// Hash table per thread in MB
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+    /// Label the positions of this PGN file instead of playing games
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<String>,
+}
+
+#[cfg(unix)]
+extern "C" fn on_interrupt(_: libc::c_int) {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn catch_ctrl_c() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+fn clock(secs: f64) -> String {
+    let s = secs.max(0.0) as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub fn run(args: DatagenArgs) -> Result<i32, Error> {
+    let existing = match std::fs::read_to_string(&args.out) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Error::io(&args.out, e)),
+    };
+    let first = datagen::resume_point(&existing, args.seed)
+        .map_err(|e| Error::Invalid(format!("{}: {e}", args.out)))?;
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| Error::io(&args.out, e))?;
+    if let Some(pgn) = &args.pgn {
+        let text = std::fs::read_to_string(pgn).map_err(|e| Error::io(pgn, e))?;
+        let (games, positions) = datagen::from_pgn(&text, &mut out)?;
+        println!(
+            "{positions} positions from {games} games of {pgn} written to {}",
+            args.out
+        );
+        return Ok(0);
+    }
+    if args.games.is_none() && args.positions.is_none() {
+        return Err(Error::Invalid("give --games N or --positions N".into()));
+    }
+    if args.games == Some(0) || args.positions == Some(0) || args.nodes == 0 || args.threads == 0 {
+        return Err(Error::Invalid(
+            "--games, --positions, --nodes and --threads must be at least 1".into(),
+        ));
+    }
+    let openings = match &args.openings {
+        Some(path) => crate::tournament::runner::load_openings(path)?
+            .into_iter()
+            .map(|o| (o.start, o.moves))
+            .collect(),
+        None => Vec::new(),
+    };
+    let cfg = Config {
+        games: args.games,
+        positions: args.positions,
+        nodes: args.nodes,
+        depth: args.depth,
+        threads: args.threads,
+        seed: args.seed,
+        openings,
+        random_plies: args.random_plies,
+        hash_mb: args.hash.max(1),
+    };
+    if first > 0 {
+        println!(
+            "{}: going on from game {first} of seed {}",
+            args.out, args.seed
+        );
+    }
+    catch_ctrl_c();
+    let target = args.positions.or(args.games).unwrap_or(1) as f64;
+    let (games, positions) = datagen::run(&cfg, first, &mut out, |p| {
+        let done = if args.positions.is_some() {
+            p.positions
+        } else {
+            p.games
+        } as f64;
+        let fraction = (done / target).min(1.0);
+        let secs = p.elapsed.as_secs_f64();
+        let rate = p.positions as f64 / secs.max(1e-9);
+        let left = if fraction > 0.0 {
+            secs / fraction - secs
+        } else {
+            0.0
+        };
+        let bar: String = (0..30)
+            .map(|i| {
+                if (i as f64) < fraction * 30.0 {
+                    '#'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        eprint!(
+            "\r[{bar}] {} games, {} positions, {rate:.0} positions/s, {} elapsed, {} left   ",
+            p.games,
+            p.positions,
+            clock(secs),
+            clock(left)
+        );
+        let _ = std::io::stderr().flush();
+    })?;
+    eprintln!();
+    let how = if INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        "interrupted: "
+    } else {
+        ""
+    };
+    println!(
+        "{how}{positions} positions from {games} games written to {}",
+        args.out
+    );
+    Ok(0)
+}

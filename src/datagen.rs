@@ -1,0 +1,627 @@
+//! Self-play data for tuning the evaluation (`rookery datagen`), the labelled positions of game
+//! collections (`--pgn`), and OpenBench's `genfens`.
+//!
+//! A game starts from an opening (a file's, or the initial position) and some random plies, then
+//! `rookery` plays itself at a fixed number of nodes (or depth) a move. Every quiet position is
+//! kept: not in check, and the move played from it neither captures nor promotes (the search
+//! found nothing to resolve there). Positions among the random plies (the "book"), positions the
+//! tablebases cover (four pieces or fewer), and decided ones (a mate or a tablebase win in sight,
+//! |score| of 5,000 or more) are left out. When the game ends (by the rules, or adjudicated: a side
+//! ahead by 10 pawns for eight plies, a dead draw after move 40, 400 plies) each kept position is
+//! written with the result.
+//!
+//! The format is EPD with opcodes, as the common tuning sets are written:
+//! `<fen> hmvc 0; fmvn 12; ce 35; c9 "1-0"; id "s1g42";` with `ce` the search's score for the
+//! side to move (centipawns) and `c9` the game's result. `id` names the seed and game, so a second
+//! run with the same seed appends the games that follow; a run is the same for a seed whatever the
+//! number of threads.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use crate::core::game::{fen_of, parse_fen};
+use crate::core::score::MATE_BOUND;
+use crate::core::{Game, Limits, Rng};
+use crate::driver::{Outcome, rules_end};
+use crate::engine::{Engine, Settings};
+use crate::error::Error;
+use crate::search::engine::Rookery;
+
+/// Positions with this many pieces or fewer are the tablebases' and left out.
+pub const TABLEBASE_PIECES: usize = 4;
+/// Scores this large are decided games (mates, tablebase wins) and left out.
+pub const DECIDED: i32 = 5_000;
+/// Adjudication: a side ahead by this much for `RESIGN_PLIES` plies wins.
+const RESIGN_SCORE: i32 = 1_000;
+const RESIGN_PLIES: usize = 8;
+/// Adjudication: after this ply, scores within `DRAW_SCORE` for `DRAW_PLIES` plies are a draw.
+const DRAW_FROM_PLY: usize = 80;
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: usize = 12;
+const MAX_PLIES: usize = 400;
+
+/// What `rookery datagen` is asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Stop after this many games, or after this many positions (whole games).
+    pub games: Option<u64>,
+    pub positions: Option<u64>,
+    /// Nodes a move (default), or a fixed depth.
+    pub nodes: u64,
+    pub depth: Option<u32>,
+    pub threads: usize,
+    pub seed: u64,
+    /// Starting positions: FENs (with moves played from them); empty: the initial position.
+    pub openings: Vec<(Chess, Vec<Move>)>,
+    /// Random plies played from the opening before the engines take over.
+    pub random_plies: u32,
+    pub hash_mb: usize,
+}
+
+/// One finished game's kept positions, as lines of the output.
+#[derive(Debug)]
+pub struct GameRecord {
+    pub index: u64,
+    pub lines: Vec<String>,
+}
+
+/// A 64-bit mix of the seed and the game number: each game's own random stream.
+fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A game's start: an opening (or the initial position) and `plies` random moves, never a
+/// finished game. `None` only if no try in 100 gives one.
+pub fn random_start(openings: &[(Chess, Vec<Move>)], plies: u32, rng: &mut Rng) -> Option<Game> {
+    for _ in 0..100 {
+        let mut game = match openings.len() {
+            0 => Game::new(Chess::default()),
+            n => {
+                let (start, moves) = &openings[rng.index(n)];
+                let mut g = Game::new(start.clone());
+                for &m in moves {
+                    if g.play(m).is_err() {
+                        break;
+                    }
+                }
+                g
+            }
+        };
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || rules_end(&game).is_some() {
+                ok = false;
+                break;
+            }
+            let m = moves[rng.index(moves.len())];
+            if game.play(m).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        if ok && rules_end(&game).is_none() && !game.position().legal_moves().is_empty() {
+            return Some(game);
+        }
+    }
+    None
+}
+
+/// The EPD line of a kept position (without the result).
+fn epd(pos: &Chess, score: i32) -> String {
+    let fen = fen_of(pos);
+    let fields: Vec<&str> = fen.split(' ').collect();
+    format!(
+        "{} hmvc {}; fmvn {}; ce {score};",
+        fields[..4].join(" "),
+        fields.get(4).unwrap_or(&"0"),
+        fields.get(5).unwrap_or(&"1")
+    )
+}
+
+/// True when `pos` is worth keeping before `mv` is played from it with `score` (side to move).
+fn keep(pos: &Chess, mv: Move, score: i32) -> bool {
+    !pos.is_check()
+        && !mv.is_capture()
+        && !mv.is_promotion()
+        && score.abs() < DECIDED
+        && pos.board().occupied().count() > TABLEBASE_PIECES
+}
+
+/// Plays game `index` and returns its kept positions; `None` if `stop` was raised first.
+pub fn play_game(
+    cfg: &Config,
+    index: u64,
+    engine: &mut Rookery,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut rng = Rng::new(game_seed(cfg.seed, index));
+    let mut game = random_start(&cfg.openings, cfg.random_plies, &mut rng)?;
+    engine.new_game();
+    let limits = Limits {
+        nodes: if cfg.depth.is_some() {
+            None
+        } else {
+            Some(cfg.nodes)
+        },
+        depth: cfg.depth,
+        ..Limits::default()
+    };
+    let mut kept: Vec<String> = Vec::new();
+    let mut winning = (Color::White, 0usize);
+    let mut quiet = 0usize;
+    let result = loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(end) = rules_end(&game) {
+            break end.outcome;
+        }
+        if game.ply() >= MAX_PLIES {
+            break Outcome::Draw;
+        }
+        let a = engine.analyse(&game, &limits);
+        let Some(mv) = a.best else {
+            break Outcome::Draw;
+        };
+        let score = a.score.unwrap_or(0);
+        let pos = game.position().clone();
+        if keep(&pos, mv, score) {
+            kept.push(epd(&pos, score));
+        }
+        // Adjudication, from White's point of view.
+        let white = if pos.turn() == Color::White {
+            score
+        } else {
+            -score
+        };
+        let leader = if white > 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if white.abs() >= RESIGN_SCORE || white.abs() >= MATE_BOUND {
+            winning = if winning.0 == leader {
+                (leader, winning.1 + 1)
+            } else {
+                (leader, 1)
+            };
+            if winning.1 >= RESIGN_PLIES {
+                break if leader == Color::White {
+                    Outcome::WhiteWins
+                } else {
+                    Outcome::BlackWins
+                };
+            }
+        } else {
+            winning.1 = 0;
+        }
+        quiet = if white.abs() <= DRAW_SCORE {
+            quiet + 1
+        } else {
+            0
+        };
+        if game.ply() >= DRAW_FROM_PLY && quiet >= DRAW_PLIES {
+            break Outcome::Draw;
+        }
+        if game.play(mv).is_err() {
+            break Outcome::Draw;
+        }
+    };
+    let tag = result.pgn();
+    let lines = kept
+        .into_iter()
+        .map(|l| format!("{l} c9 \"{tag}\"; id \"s{}g{index}\";", cfg.seed))
+        .collect();
+    Some(GameRecord { index, lines })
+}
+
+/// Set by the Ctrl-C handler: finish the games written so far and stop.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The next game of a file made with `seed`: one past the last game its lines name (0 for a new
+/// or empty file). Every line is checked: a line that is not a record of this format is an error
+/// naming its number.
+pub fn resume_point(text: &str, seed: u64) -> Result<u64, Error> {
+    let mut next = 0;
+    let ends_cleanly = text.is_empty() || text.ends_with('\n');
+    let count = text.lines().count();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        if n == count && !ends_cleanly {
+            return Err(Error::Invalid(format!(
+                "line {n} is cut short (the file ends in the middle of it): remove that line, or write to a new file"
+            )));
+        }
+        let sample = parse_sample(line).map_err(|e| Error::Invalid(format!("line {n}: {e}")))?;
+        if let Some((s, g)) = sample.id
+            && s == seed
+        {
+            next = next.max(g + 1);
+        }
+    }
+    Ok(next)
+}
+
+/// One labelled position read back.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub pos: Chess,
+    /// The game's result for White: 1, 0.5 or 0.
+    pub result: f64,
+    /// The search's score for the side to move, when recorded.
+    pub score: Option<i32>,
+    /// Seed and game, when recorded.
+    pub id: Option<(u64, u64)>,
+}
+
+/// Parses one line of the format (`c9` result required; `ce` and `id` optional). Also reads the
+/// common `<fen> [1.0]` and `<fen> | score | result` layouts, so other tools' data can be tuned on.
+pub fn parse_sample(line: &str) -> Result<Sample, String> {
+    let line = line.trim();
+    if let Some((fen, rest)) = line.split_once('|') {
+        let parts: Vec<&str> = rest.split('|').map(str::trim).collect();
+        let pos = parse_fen(fen.trim()).map_err(|e| e.to_string())?;
+        let (score, result) = match parts.as_slice() {
+            [score, result] => (
+                Some(
+                    score
+                        .parse::<i32>()
+                        .map_err(|_| format!("bad score '{score}'"))?,
+                ),
+                *result,
+            ),
+            [result] => (None, *result),
+            _ => return Err("expected 'FEN | score | result'".into()),
+        };
+        let result = result_value(result).ok_or_else(|| format!("bad result '{result}'"))?;
+        // This layout gives the score from White's point of view.
+        let score = score.map(|s| if pos.turn() == Color::White { s } else { -s });
+        return Ok(Sample {
+            pos,
+            result,
+            score,
+            id: None,
+        });
+    }
+    if let (Some(open), true) = (line.rfind('['), line.ends_with(']')) {
+        let pos = parse_fen(line[..open].trim()).map_err(|e| e.to_string())?;
+        let inner = &line[open + 1..line.len() - 1];
+        let result = result_value(inner).ok_or_else(|| format!("bad result '{inner}'"))?;
+        return Ok(Sample {
+            pos,
+            result,
+            score: None,
+            id: None,
+        });
+    }
+    let records = crate::epd::parse(line).map_err(|e| e.to_string())?;
+    let record = records
+        .into_iter()
+        .next()
+        .ok_or("no position on the line")?;
+    let result = record
+        .op("c9")
+        .and_then(|v| v.first())
+        .ok_or("no result (c9)")?;
+    let result = result_value(result).ok_or_else(|| format!("bad result '{result}'"))?;
+    let score = match record.op("ce").and_then(|v| v.first()) {
+        Some(s) => Some(s.parse::<i32>().map_err(|_| format!("bad score '{s}'"))?),
+        None => None,
+    };
+    let id = record.op("id").and_then(|v| v.first()).and_then(|s| {
+        let (seed, game) = s.strip_prefix('s')?.split_once('g')?;
+        Some((seed.parse().ok()?, game.parse().ok()?))
+    });
+    Ok(Sample {
+        pos: record.pos,
+        result,
+        score,
+        id,
+    })
+}
+
+fn result_value(text: &str) -> Option<f64> {
+    match text.trim().trim_matches('"') {
+        "1-0" | "1.0" | "1" => Some(1.0),
+        "0-1" | "0.0" | "0" => Some(0.0),
+        "1/2-1/2" | "0.5" => Some(0.5),
+        _ => None,
+    }
+}
+
+/// Reads a data file: every sample, or the first bad line's number and what is wrong with it.
+pub fn read_samples(path: &str) -> Result<Vec<Sample>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        out.push(
+            parse_sample(line)
+                .map_err(|e| Error::Invalid(format!("{path}: line {}: {e}", i + 1)))?,
+        );
+    }
+    Ok(out)
+}
+
+/// Progress, as the run goes: positions, games, rate and time left.
+pub struct Progress {
+    pub positions: u64,
+    pub games: u64,
+    pub elapsed: Duration,
+}
+
+/// Generates games on `cfg.threads` threads from game `first` on, writing each finished game's
+/// lines to `out` in game order, until the games or positions asked for are written or
+/// `INTERRUPTED` is raised. Returns (games, positions) written.
+pub fn run(
+    cfg: &Config,
+    first: u64,
+    out: &mut dyn Write,
+    mut progress: impl FnMut(&Progress),
+) -> Result<(u64, u64), Error> {
+    let next = AtomicU64::new(first);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let start = Instant::now();
+    let mut written_games = 0u64;
+    let mut written_positions = 0u64;
+    let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    let mut want = first;
+    let mut last_report = Instant::now() - Duration::from_secs(1);
+    let done = |games: u64, positions: u64| {
+        cfg.games.is_some_and(|g| games >= g) || cfg.positions.is_some_and(|p| positions >= p)
+    };
+    let mut failure: Option<Error> = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.max(1) {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let mut engine = Rookery::new(cfg.seed);
+                engine.configure(&Settings {
+                    hash_mb: cfg.hash_mb,
+                    ..Settings::default()
+                });
+                loop {
+                    if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if cfg.games.is_some_and(|g| index >= first + g) {
+                        return;
+                    }
+                    let game = play_game(cfg, index, &mut engine, stop).unwrap_or(GameRecord {
+                        index,
+                        lines: Vec::new(),
+                    });
+                    if tx.send(game).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        while let Ok(game) = rx.recv() {
+            pending.insert(game.index, game);
+            while let Some(game) = pending.remove(&want) {
+                want += 1;
+                if done(written_games, written_positions) || INTERRUPTED.load(Ordering::Relaxed) {
+                    continue;
+                }
+                let mut text = String::new();
+                for l in &game.lines {
+                    text.push_str(l);
+                    text.push('\n');
+                }
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                    failure = Some(Error::Invalid(format!("cannot write the data: {e}")));
+                    stop.store(true, Ordering::Relaxed);
+                }
+                written_games += 1;
+                written_positions += game.lines.len() as u64;
+            }
+            if done(written_games, written_positions) || INTERRUPTED.load(Ordering::Relaxed) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            if last_report.elapsed() >= Duration::from_millis(500) {
+                last_report = Instant::now();
+                progress(&Progress {
+                    positions: written_positions,
+                    games: written_games,
+                    elapsed: start.elapsed(),
+                });
+            }
+        }
+    });
+    progress(&Progress {
+        positions: written_positions,
+        games: written_games,
+        elapsed: start.elapsed(),
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok((written_games, written_positions)),
+    }
+}
+
+/// Labelled positions from a game collection: each quiet position (not in check, the move played
+/// neither captures nor promotes) after the first 16 plies, with more than four pieces, of every
+/// game with a result. No search score.
+pub fn from_pgn(text: &str, out: &mut dyn Write) -> Result<(u64, u64), Error> {
+    let (mut games, mut positions) = (0, 0);
+    for g in crate::core::pgn::read_games(text) {
+        let result = g
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Result")
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("*");
+        if result_value(result).is_none() {
+            continue;
+        }
+        games += 1;
+        let mut pos = g.start.clone();
+        let mut text = String::new();
+        for (ply, &m) in g.moves.iter().enumerate() {
+            if ply >= 16
+                && !pos.is_check()
+                && !m.is_capture()
+                && !m.is_promotion()
+                && pos.board().occupied().count() > TABLEBASE_PIECES
+            {
+                let fen = fen_of(&pos);
+                let fields: Vec<&str> = fen.split(' ').collect();
+                text.push_str(&format!(
+                    "{} hmvc {}; fmvn {}; c9 \"{result}\";\n",
+                    fields[..4].join(" "),
+                    fields[4],
+                    fields[5]
+                ));
+                positions += 1;
+            }
+            if !pos.is_legal(m) {
+                break;
+            }
+            pos.play_unchecked(m);
+        }
+        out.write_all(text.as_bytes())
+            .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
+    }
+    Ok((games, positions))
+}
+
+/// OpenBench's `genfens N seed S book <None|FILE>`: N opening FENs, each a book position (or the
+/// initial one) and random plies after it.
+pub fn genfens(n: u64, seed: u64, book: Option<&str>) -> Result<Vec<String>, Error> {
+    let openings: Vec<(Chess, Vec<Move>)> = match book {
+        None => Vec::new(),
+        Some(path) => crate::tournament::runner::load_openings(path)?
+            .into_iter()
+            .map(|o| (o.start, o.moves))
+            .collect(),
+    };
+    let mut rng = Rng::new(game_seed(seed, u64::MAX));
+    let plies = if openings.is_empty() { 8 } else { 2 };
+    (0..n)
+        .map(|_| {
+            random_start(&openings, plies, &mut rng)
+                .map(|g| g.fen())
+                .ok_or_else(|| Error::Invalid("no playable opening could be made".into()))
+        })
+        .collect()
+}
+
+/// Parses `genfens N seed S book <None|FILE>` (OpenBench's command-line form).
+pub fn parse_genfens(words: &[&str]) -> Result<(u64, u64, Option<String>), Error> {
+    let usage = || Error::Invalid("usage: genfens N seed S book <None|FILE>".into());
+    if words.first() != Some(&"genfens") {
+        return Err(usage());
+    }
+    let n = words
+        .get(1)
+        .and_then(|w| w.parse().ok())
+        .ok_or_else(usage)?;
+    let mut seed = 0;
+    let mut book = None;
+    let mut i = 2;
+    while i < words.len() {
+        match (words[i], words.get(i + 1)) {
+            ("seed", Some(v)) => seed = v.parse().map_err(|_| usage())?,
+            ("book", Some(v)) => book = (!v.eq_ignore_ascii_case("none")).then(|| v.to_string()),
+            _ => return Err(usage()),
+        }
+        i += 2;
+    }
+    Ok((n, seed, book))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(games: u64, threads: usize) -> Config {
+        Config {
+            games: Some(games),
+            positions: None,
+            nodes: 300,
+            depth: None,
+            threads,
+            seed: 7,
+            openings: Vec::new(),
+            random_plies: 8,
+            hash_mb: 1,
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_data_whatever_the_threads() {
+        let mut one = Vec::new();
+        run(&config(4, 1), 0, &mut one, |_| {}).unwrap();
+        let mut two = Vec::new();
+        run(&config(4, 2), 0, &mut two, |_| {}).unwrap();
+        assert_eq!(one, two);
+        let text = String::from_utf8(one).unwrap();
+        assert!(text.lines().count() > 20, "{text}");
+        for line in text.lines() {
+            let s = parse_sample(line).unwrap();
+            assert!(!s.pos.is_check() && s.score.unwrap().abs() < DECIDED);
+            assert!(s.pos.board().occupied().count() > TABLEBASE_PIECES);
+            assert_eq!(s.id.unwrap().0, 7);
+        }
+        // The file goes on where it stopped.
+        assert_eq!(resume_point(&text, 7).unwrap(), 4);
+        assert_eq!(resume_point(&text, 8).unwrap(), 0);
+    }
+
+    #[test]
+    fn bad_and_cut_lines_are_named() {
+        let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; ce 20; c9 \"1-0\"; id \"s1g0\";\n";
+        assert_eq!(resume_point(good, 1).unwrap(), 1);
+        let cut = format!("{good}rnbqkbnr/pppp");
+        let e = resume_point(&cut, 1).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("cut short"), "{e}");
+        let bad = format!("{good}garbage here\n");
+        assert!(
+            resume_point(&bad, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("line 2")
+        );
+        let no_result = "8/8/8/4k3/8/8/3PK3/8 w - - ce 5;";
+        assert!(parse_sample(no_result).unwrap_err().contains("c9"));
+        assert_eq!(
+            parse_sample("8/8/8/4k3/8/8/3PPK2/8 w - - 0 1 [0.5]")
+                .unwrap()
+                .result,
+            0.5
+        );
+        let piped = parse_sample("8/8/8/4k3/8/8/3PPK2/8 b - - 0 1 | 120 | 1.0").unwrap();
+        assert_eq!((piped.score, piped.result), (Some(-120), 1.0));
+    }
+
+    #[test]
+    fn genfens_is_seeded_and_parsed() {
+        let words: Vec<&str> = "genfens 5 seed 3 book None".split(' ').collect();
+        let (n, seed, book) = parse_genfens(&words).unwrap();
+        assert_eq!((n, seed, book), (5, 3, None));
+        let a = genfens(n, seed, None).unwrap();
+        assert_eq!(a, genfens(5, 3, None).unwrap());
+        assert_ne!(a, genfens(5, 4, None).unwrap());
+        assert!(a.iter().all(|f| parse_fen(f).is_ok()));
+        assert!(parse_genfens(&["genfens", "x"]).is_err());
+    }
+}
