@@ -37,6 +37,7 @@ pub mod search;
 pub mod tb;
 pub mod tournament;
 pub mod tree;
+pub mod tune;
 pub mod uci;
 
 pub use engine::{Analysis, Engine, EngineOptions};

@@ -385,3 +385,71 @@ fn book_build_and_probe() {
     let o = rookery(&["book", "probe"]);
     assert!(stdout(&o).contains("e2e4"));
 }
+
+#[test]
+fn datagen_appends_the_next_games_and_names_a_bad_line() {
+    let out = temp("datagen.epd");
+    let _ = std::fs::remove_file(&out);
+    let path = out.to_str().unwrap();
+    let args = [
+        "datagen", "--out", path, "--games", "2", "--nodes", "300", "--seed", "9", "--hash", "1",
+    ];
+    let o = rookery(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first = std::fs::read_to_string(&out).unwrap();
+    assert!(first.lines().count() > 10);
+    assert!(
+        first
+            .lines()
+            .all(|l| l.contains("c9 \"") && l.contains("ce "))
+    );
+    // A second run goes on with games 2 and 3, after the first two.
+    let o = rookery(&args);
+    assert!(
+        stdout(&o).contains("going on from game 2"),
+        "{}",
+        stdout(&o)
+    );
+    let both = std::fs::read_to_string(&out).unwrap();
+    assert!(both.starts_with(&first) && both.contains("g3\";"));
+    // The tuner reads it and writes Rust source.
+    let tuned = temp("tuned.rs");
+    let o = rookery(&[
+        "tune",
+        "--data",
+        path,
+        "--epochs",
+        "3",
+        "--out",
+        tuned.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("loss"));
+    let source = std::fs::read_to_string(&tuned).unwrap();
+    assert!(source.contains("pub const TERMS: Terms") && source.contains("EG_TABLE"));
+    // A cut line: named, nothing written, exit 2.
+    std::fs::write(&out, format!("{both}rnbqkbnr/pppp")).unwrap();
+    let o = rookery(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+    let o = rookery(&["tune", "--data", path]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("line {}", both.lines().count() + 1)),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn genfens_follows_openbench() {
+    let o = rookery(&["genfens 4 seed 12 book None", "quit"]);
+    assert!(o.status.success());
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|l| l.starts_with("info string genfens ")));
+    let again = rookery(&["genfens 4 seed 12 book None", "quit"]);
+    assert_eq!(stdout(&again), stdout(&o));
+    let bad = rookery(&["genfens four", "quit"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["options", "bench", "driver"],
     &["tournament", "uci", "lab"],
     &["datagen"],
+    &["tune"],
     &["cli"],
 ];
 

@@ -16,6 +16,7 @@ pub mod play;
 pub mod serve;
 pub mod tb;
 pub mod tree;
+pub mod tune;
 
 use std::sync::Arc;
 
@@ -88,6 +89,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Self-play positions labelled with result and score, for tuning the evaluation
     Datagen(datagen::DatagenArgs),
+    /// Fit every evaluation parameter to labelled positions and write them as Rust source
+    Tune(tune::TuneArgs),
     /// Endgame tablebases: probe a position
     Tb {
         #[command(subcommand)]
@@ -265,6 +268,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Ladder(args)) => ladder::run(args),
         Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
+        Some(Command::Tune(args)) => tune::run(args),
         #[cfg(feature = "lab")]
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { depth }) => {

@@ -11,7 +11,7 @@ use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Color, File, Piece, Role, Square};
 
-use super::pesto;
+use super::{pesto, tuned};
 
 /// A (middlegame, endgame) pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,8 +74,8 @@ pub struct Terms {
     pub passed: [S; 8],
     /// Extra for a passed pawn whose path to promotion is empty, by rank.
     pub passed_free: [S; 8],
-    /// Endgame, per square of (their king's distance - our king's distance) to the stop square, by rank.
-    pub passed_king_distance: [i32; 8],
+    /// Per square of (their king's distance - our king's distance) to the stop square, by rank.
+    pub passed_king_distance: [S; 8],
     pub isolated: S,
     pub doubled: S,
     pub backward: S,
@@ -105,60 +105,8 @@ pub struct Terms {
     pub tempo: S,
 }
 
-pub const TERMS: Terms = Terms {
-    mobility: [S(4, 4), S(5, 5), S(2, 4), S(1, 2)],
-    mobility_base: [4, 6, 7, 13],
-    passed: [
-        S(0, 0),
-        S(0, 5),
-        S(2, 10),
-        S(8, 20),
-        S(20, 40),
-        S(40, 75),
-        S(70, 120),
-        S(0, 0),
-    ],
-    passed_free: [
-        S(0, 0),
-        S(0, 2),
-        S(0, 4),
-        S(2, 8),
-        S(5, 16),
-        S(10, 30),
-        S(15, 50),
-        S(0, 0),
-    ],
-    passed_king_distance: [0, 0, 1, 2, 4, 6, 8, 0],
-    isolated: S(-8, -12),
-    doubled: S(-8, -18),
-    backward: S(-6, -8),
-    connected: [
-        S(0, 0),
-        S(2, 0),
-        S(4, 2),
-        S(6, 4),
-        S(10, 8),
-        S(18, 16),
-        S(30, 30),
-        S(0, 0),
-    ],
-    king_attack_weight: [2, 2, 3, 5],
-    king_danger: S(12, 2),
-    shield_near: S(12, 0),
-    shield_far: S(6, 0),
-    shield_missing: S(-14, 0),
-    storm: S(-8, 0),
-    bishop_pair: S(25, 50),
-    rook_open: S(30, 10),
-    rook_half_open: S(14, 6),
-    queen_open: S(4, 4),
-    queen_half_open: S(2, 4),
-    threat_by_pawn: S(50, 35),
-    threat_by_minor: S(30, 25),
-    threat_by_rook: S(35, 20),
-    hanging: S(12, 8),
-    tempo: S(14, 6),
-};
+/// The values in force: `tuned.rs`, written by `rookery tune` (see README, "Tuning").
+pub use super::tuned::TERMS;
 
 /// Material plus piece-square value of a piece on a square, White's point of view.
 pub fn psq(piece: Piece, sq: Square) -> S {
@@ -167,15 +115,15 @@ pub fn psq(piece: Piece, sq: Square) -> S {
         Color::White => {
             let i = sq as usize ^ 56;
             S(
-                pesto::MG_VALUE[r] + pesto::MG_TABLE[r][i],
-                pesto::EG_VALUE[r] + pesto::EG_TABLE[r][i],
+                pesto::MG_VALUE[r] + tuned::MG_TABLE[r][i],
+                pesto::EG_VALUE[r] + tuned::EG_TABLE[r][i],
             )
         }
         Color::Black => {
             let i = sq as usize;
             -S(
-                pesto::MG_VALUE[r] + pesto::MG_TABLE[r][i],
-                pesto::EG_VALUE[r] + pesto::EG_TABLE[r][i],
+                pesto::MG_VALUE[r] + tuned::MG_TABLE[r][i],
+                pesto::EG_VALUE[r] + tuned::EG_TABLE[r][i],
             )
         }
     }
@@ -192,9 +140,54 @@ pub fn psq_full(board: &Board) -> (S, i32) {
     (s, phase)
 }
 
-/// Receives each evaluation part (White's point of view), for the UCI `eval` command.
+/// The tunable parameters, each a (middlegame, endgame) pair, by index: the terms of `Terms`,
+/// then the piece-square tables (`PSQ + role * 64 + square`, the square as a white piece reads
+/// it). A trace records each parameter's count (White's minus Black's) in a position.
+pub mod param {
+    pub const MOBILITY: usize = 0;
+    pub const PASSED: usize = 4;
+    pub const PASSED_FREE: usize = 12;
+    pub const PASSED_KING_DISTANCE: usize = 20;
+    pub const ISOLATED: usize = 28;
+    pub const DOUBLED: usize = 29;
+    pub const BACKWARD: usize = 30;
+    pub const CONNECTED: usize = 31;
+    pub const KING_DANGER: usize = 39;
+    pub const SHIELD_NEAR: usize = 40;
+    pub const SHIELD_FAR: usize = 41;
+    pub const SHIELD_MISSING: usize = 42;
+    pub const STORM: usize = 43;
+    pub const BISHOP_PAIR: usize = 44;
+    pub const ROOK_OPEN: usize = 45;
+    pub const ROOK_HALF_OPEN: usize = 46;
+    pub const QUEEN_OPEN: usize = 47;
+    pub const QUEEN_HALF_OPEN: usize = 48;
+    pub const THREAT_BY_PAWN: usize = 49;
+    pub const THREAT_BY_MINOR: usize = 50;
+    pub const THREAT_BY_ROOK: usize = 51;
+    pub const HANGING: usize = 52;
+    pub const TEMPO: usize = 53;
+    pub const PSQ: usize = 54;
+    /// Every parameter.
+    pub const COUNT: usize = PSQ + 6 * 64;
+}
+
+/// Receives each evaluation part (White's point of view), for the UCI `eval` command, and, for
+/// tuning, each parameter's count: the evaluation is the sum of the counts times the parameters
+/// plus the fixed and non-linear parts, tapered (`Coefficients::rebuild`).
 pub trait EvalTrace {
+    /// True for traces that record counts: the pawn-structure cache is bypassed for them.
+    const COUNTS: bool = false;
     fn add(&mut self, _name: &'static str, _white: S) {}
+    /// Parameter `param` counted `n` more times for White (negative: for Black).
+    fn count(&mut self, _param: usize, _n: i32) {}
+    /// A part no parameter scales (material values), White's view.
+    fn fixed(&mut self, _white: S) {}
+    /// A non-linear part of parameter `param`: its exact value (White's view) and its derivative
+    /// by the parameter's middlegame and endgame values (a linearisation, for the tuner).
+    fn nonlinear(&mut self, _param: usize, _white: S, _derivative: (f64, f64)) {}
+    /// The taper: phase (0 endgame ... 24 middlegame) and the endgame scale in 64ths.
+    fn taper(&mut self, _phase: i32, _scale: i32) {}
 }
 
 /// The trace that keeps nothing.
@@ -307,9 +300,10 @@ fn passed_span(color: Color, sq: Square) -> Bitboard {
     bb
 }
 
-fn pawn_structure(board: &Board, t: &Terms) -> PawnEntry {
+fn pawn_structure<T: EvalTrace>(board: &Board, t: &Terms, trace: &mut T) -> PawnEntry {
     let mut e = PawnEntry::default();
     for color in [Color::White, Color::Black] {
+        let sign = if color == Color::White { 1 } else { -1 };
         let ours = board.pawns() & board.by_color(color);
         let theirs = board.pawns() & board.by_color(!color);
         let mut s = S::default();
@@ -319,14 +313,17 @@ fn pawn_structure(board: &Board, t: &Terms) -> PawnEntry {
             let front = front_span(color, sq);
             if (ours & adj).is_empty() {
                 s += t.isolated;
+                trace.count(param::ISOLATED, sign);
             }
             if (ours & front).any() {
                 s += t.doubled;
+                trace.count(param::DOUBLED, sign);
             }
             let supporters = pawn_attacks(!color, sq) & ours;
             let phalanx = ours & adj & Bitboard::from_rank(sq.rank());
             if supporters.any() || phalanx.any() {
                 s += t.connected[rank];
+                trace.count(param::CONNECTED + rank, sign);
             } else if (ours & adj).any() {
                 // Backward: every neighbour is ahead, and the square in front is hit by a pawn.
                 let behind_or_level = adj & !passed_span(color, sq) & !front;
@@ -339,11 +336,13 @@ fn pawn_structure(board: &Board, t: &Terms) -> PawnEntry {
                     && stop.is_some_and(|st| (pawn_attacks(color, st) & theirs).any())
                 {
                     s += t.backward;
+                    trace.count(param::BACKWARD, sign);
                 }
             }
             if (theirs & passed_span(color, sq)).is_empty() && (ours & front).is_empty() {
                 e.passed[ci(color)].add(sq);
                 s += t.passed[rank];
+                trace.count(param::PASSED + rank, sign);
             }
         }
         e.score += if color == Color::White { s } else { -s };
@@ -399,15 +398,28 @@ pub fn evaluate<T: EvalTrace>(
 ) -> i32 {
     let t = &TERMS;
     trace.add("material and tables", psq);
+    if T::COUNTS {
+        for (sq, piece) in board.iter() {
+            let r = piece.role as usize - 1;
+            let (i, sign) = match piece.color {
+                Color::White => (sq as usize ^ 56, 1),
+                Color::Black => (sq as usize, -1),
+            };
+            trace.count(param::PSQ + r * 64 + i, sign);
+            trace.fixed(S(pesto::MG_VALUE[r], pesto::EG_VALUE[r]) * sign);
+        }
+    }
     let mut score = psq;
 
     // Pawn structure, from the cache when the pawns stand as before.
     let key = pawn_key(board.pawns() & board.white(), board.pawns() & board.black());
     let slot = key as usize & (pawns.entries.len() - 1);
-    let entry = if pawns.entries[slot].key == key {
+    let entry = if T::COUNTS {
+        pawn_structure(board, t, trace)
+    } else if pawns.entries[slot].key == key {
         pawns.entries[slot]
     } else {
-        let mut e = pawn_structure(board, t);
+        let mut e = pawn_structure(board, t, &mut NoEvalTrace);
         e.key = key;
         pawns.entries[slot] = e;
         e
@@ -477,6 +489,7 @@ pub fn evaluate<T: EvalTrace>(
                 }
                 let safe = (att & !us & !their_pawn_attacks).count() as i32;
                 mobility += t.mobility[i] * (safe - t.mobility_base[i]);
+                trace.count(param::MOBILITY + i, sign * (safe - t.mobility_base[i]));
                 let zone_hits = (att & king_zone).count() as i32;
                 if zone_hits > 0 {
                     attackers += 1;
@@ -484,15 +497,17 @@ pub fn evaluate<T: EvalTrace>(
                 }
                 if matches!(role, Role::Rook | Role::Queen) {
                     let file = Bitboard::from_file(sq.file());
-                    let (open, half) = if role == Role::Rook {
-                        (t.rook_open, t.rook_half_open)
+                    let (open, half, open_param) = if role == Role::Rook {
+                        (t.rook_open, t.rook_half_open, param::ROOK_OPEN)
                     } else {
-                        (t.queen_open, t.queen_half_open)
+                        (t.queen_open, t.queen_half_open, param::QUEEN_OPEN)
                     };
                     if (file & (our_pawns | their_pawns)).is_empty() {
                         files += open;
+                        trace.count(open_param, sign);
                     } else if (file & our_pawns).is_empty() {
                         files += half;
+                        trace.count(open_param + 1, sign);
                     }
                 }
             }
@@ -507,12 +522,23 @@ pub fn evaluate<T: EvalTrace>(
                 units * units * t.king_danger.0 / 64,
                 units * units * t.king_danger.1 / 64,
             );
-            let danger = S(danger.0.min(600), danger.1.min(200));
+            let capped = S(danger.0.min(600), danger.1.min(200));
+            let slope = f64::from(units * units) / 64.0 * f64::from(sign);
+            trace.nonlinear(
+                param::KING_DANGER,
+                capped * sign,
+                (
+                    if capped.0 < 600 { slope } else { 0.0 },
+                    if capped.1 < 200 { slope } else { 0.0 },
+                ),
+            );
+            let danger = capped;
             trace.add("king safety", danger * sign);
             score += danger * sign;
         }
 
         if (board.bishops() & us).more_than_one() {
+            trace.count(param::BISHOP_PAIR, sign);
             trace.add("bishop pair", t.bishop_pair * sign);
             score += t.bishop_pair * sign;
         }
@@ -546,13 +572,17 @@ pub fn evaluate<T: EvalTrace>(
             };
             if (ours & file & rank_of(1)).any() {
                 s += t.shield_near;
+                trace.count(param::SHIELD_NEAR, sign);
             } else if (ours & file & rank_of(2)).any() {
                 s += t.shield_far;
+                trace.count(param::SHIELD_FAR, sign);
             } else {
                 s += t.shield_missing;
+                trace.count(param::SHIELD_MISSING, sign);
             }
             if (theirs & file & (rank_of(2) | rank_of(3))).any() {
                 s += t.storm;
+                trace.count(param::STORM, sign);
             }
         }
         trace.add("king shelter", s * sign);
@@ -567,10 +597,19 @@ pub fn evaluate<T: EvalTrace>(
         let them = board.by_color(!color);
         let pieces = them & !board.pawns() & !board.kings();
         let majors = them & (board.rooks() | board.queens());
-        let mut s = t.threat_by_pawn * (a.pawns & pieces).count() as i32;
-        s += t.threat_by_minor * (a.minors & majors).count() as i32;
-        s += t.threat_by_rook * (a.rooks & them & board.queens()).count() as i32;
-        s += t.hanging * (a.all & pieces & !defended).count() as i32;
+        let counts = [
+            (a.pawns & pieces).count() as i32,
+            (a.minors & majors).count() as i32,
+            (a.rooks & them & board.queens()).count() as i32,
+            (a.all & pieces & !defended).count() as i32,
+        ];
+        let mut s = t.threat_by_pawn * counts[0];
+        s += t.threat_by_minor * counts[1];
+        s += t.threat_by_rook * counts[2];
+        s += t.hanging * counts[3];
+        for (k, &n) in counts.iter().enumerate() {
+            trace.count(param::THREAT_BY_PAWN + k, sign * n);
+        }
         trace.add("threats", s * sign);
         score += s * sign;
     }
@@ -583,6 +622,7 @@ pub fn evaluate<T: EvalTrace>(
             let rank = rel_rank(color, sq);
             if (front_span(color, sq) & occupied).is_empty() {
                 s += t.passed_free[rank];
+                trace.count(param::PASSED_FREE + rank, sign);
             }
             let stop = if color == Color::White {
                 sq.offset(8)
@@ -593,7 +633,8 @@ pub fn evaluate<T: EvalTrace>(
                 (stop, board.king_of(color), board.king_of(!color))
             {
                 let d = tk.distance(stop) as i32 - ok.distance(stop) as i32;
-                s += S(0, d * t.passed_king_distance[rank]);
+                s += t.passed_king_distance[rank] * d;
+                trace.count(param::PASSED_KING_DISTANCE + rank, sign * d);
             }
         }
         trace.add("passed pawns", s * sign);
@@ -606,10 +647,13 @@ pub fn evaluate<T: EvalTrace>(
         -t.tempo
     };
     trace.add("tempo", tempo);
+    trace.count(param::TEMPO, if turn == Color::White { 1 } else { -1 });
     score += tempo;
 
     let phase = phase.clamp(0, PHASE_MAX);
-    let eg = score.1 * endgame_scale(board, score.1) / 64;
+    let scale = endgame_scale(board, score.1);
+    trace.taper(phase, scale);
+    let eg = score.1 * scale / 64;
     let white = (score.0 * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     if turn == Color::White { white } else { -white }
 }

@@ -4,3 +4,5 @@ pub mod hce;
 pub mod material;
 pub mod pesto;
 pub mod pst;
+pub mod trace;
+pub mod tuned;
