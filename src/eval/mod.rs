@@ -4,5 +4,6 @@ pub mod hce;
 pub mod material;
 pub mod pesto;
 pub mod pst;
+pub mod terms;
 pub mod trace;
 pub mod tuned;

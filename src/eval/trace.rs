@@ -204,7 +204,7 @@ pub fn rust_source(v: &[S], note: &str) -> String {
     for line in note.lines() {
         let _ = writeln!(out, "//! {line}");
     }
-    let _ = writeln!(out, "\nuse super::hce::{{S, Terms}};\n");
+    let _ = writeln!(out, "\nuse super::terms::{{S, Terms}};\n");
     let _ = writeln!(out, "#[rustfmt::skip]\npub const TERMS: Terms = Terms {{");
     let _ = writeln!(out, "    mobility: {},", pairs(&t.mobility));
     let _ = writeln!(out, "    mobility_base: {:?},", t.mobility_base);

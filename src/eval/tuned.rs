@@ -4,7 +4,7 @@
 //! Not tuned yet: the hand-set terms and PeSTO's tables (chessprogramming.org, "PeSTO's
 //! Evaluation Function"), written out by `rookery tune --epochs 0`.
 
-use super::hce::{S, Terms};
+use super::terms::{S, Terms};
 
 #[rustfmt::skip]
 pub const TERMS: Terms = Terms {
