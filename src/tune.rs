@@ -187,6 +187,8 @@ pub struct Settings {
     pub threads: usize,
     /// The sigmoid's scale; fitted when `None`.
     pub k: Option<f32>,
+    /// Keep the piece-square tables as they are; tune the other terms only.
+    pub terms_only: bool,
 }
 
 /// What a run found.
@@ -217,7 +219,10 @@ pub fn tune(
     let (mut m, mut v) = (vec![0f64; n], vec![0f64; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     for t in 1..=settings.epochs {
-        let g = gradient(entries, &params, k, settings.lambda, threads);
+        let mut g = gradient(entries, &params, k, settings.lambda, threads);
+        if settings.terms_only {
+            g[2 * param::PSQ..].iter_mut().for_each(|x| *x = 0.0);
+        }
         for i in 0..n {
             m[i] = b1 * m[i] + (1.0 - b1) * g[i];
             v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
@@ -297,6 +302,7 @@ mod tests {
             learning_rate: 1.0,
             threads: 2,
             k: Some(k),
+            terms_only: true,
         };
         let tuned = tune(&entries, &start, &settings, |_, _| {});
         let bp = tuned.params[param::BISHOP_PAIR];

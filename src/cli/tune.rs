@@ -31,6 +31,9 @@ pub struct TuneArgs {
     /// Threads for the gradient [default: every core]
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Keep the piece-square tables; tune the other terms only
+    #[arg(long)]
+    pub terms_only: bool,
     /// Where to write the tuned parameters as Rust source
     #[arg(long, default_value = "src/eval/tuned.rs", value_name = "FILE")]
     pub out: String,
@@ -66,6 +69,7 @@ pub fn run(args: TuneArgs) -> Result<i32, Error> {
         learning_rate: args.learning_rate,
         threads,
         k: args.k,
+        terms_only: args.terms_only,
     };
     let tuning = Instant::now();
     let epochs = args.epochs.max(1);
@@ -90,8 +94,9 @@ pub fn run(args: TuneArgs) -> Result<i32, Error> {
         started.elapsed().as_secs_f64()
     );
     let note = format!(
-        "Tuned by `rookery tune --data {} --epochs {} --lambda {} --learning-rate {}`:\n{} positions, K {:.6}, loss {:.7} -> {:.7}.",
+        "Tuned by `rookery tune --data {}{} --epochs {} --lambda {} --learning-rate {}`:\n{} positions, K {:.6}, loss {:.7} -> {:.7}.",
         args.data.join(" "),
+        if args.terms_only { " --terms-only" } else { "" },
         args.epochs,
         args.lambda,
         args.learning_rate,
