@@ -269,7 +269,8 @@ fn pawn_structure<T: EvalTrace>(board: &Board, t: &Terms, trace: &mut T) -> Pawn
     e
 }
 
-/// All the squares attacked by `color`'s pieces of each kind, and everything together.
+/// All the squares attacked by one side's pieces of each kind, and everything together.
+#[derive(Clone, Copy, Default)]
 struct Attacks {
     pawns: Bitboard,
     minors: Bitboard,
@@ -277,8 +278,44 @@ struct Attacks {
     all: Bitboard,
 }
 
+/// What the evaluation computes once and each concern reads: the occupancy, each side's attacks
+/// (pawns' and king's first, the pieces' added by `pieces`), and each side's attack on the enemy
+/// king (units and attackers, from `pieces`).
+struct Info {
+    occupied: Bitboard,
+    attacks: [Attacks; 2],
+    king_units: [i32; 2],
+    king_attackers: [i32; 2],
+}
+
+impl Info {
+    fn new(board: &Board) -> Info {
+        let mut attacks = [Attacks::default(); 2];
+        for color in [Color::White, Color::Black] {
+            let a = &mut attacks[ci(color)];
+            for sq in board.pawns() & board.by_color(color) {
+                a.pawns |= pawn_attacks(color, sq);
+            }
+            a.all = a.pawns;
+            if let Some(k) = board.king_of(color) {
+                a.all |= king_attacks(k);
+            }
+        }
+        Info {
+            occupied: board.occupied(),
+            attacks,
+            king_units: [0; 2],
+            king_attackers: [0; 2],
+        }
+    }
+}
+
+fn sign_of(color: Color) -> i32 {
+    if color == Color::White { 1 } else { -1 }
+}
+
 /// Scales the endgame score of drawish material down (in 1/64ths).
-fn endgame_scale(board: &Board, eg: i32) -> i32 {
+fn endgame_scale(board: &Board, eg: i32, t: &Terms) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
     let weak = !strong;
     let count = |c: Color, bb: Bitboard| (bb & board.by_color(c)).count() as i32;
@@ -290,7 +327,11 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     };
     // No pawns and at most a minor piece more: hard to win.
     if count(strong, board.pawns()) == 0 && minors_majors(strong) - minors_majors(weak) <= 3 {
-        return if minors_majors(strong) <= 3 { 0 } else { 16 };
+        return if minors_majors(strong) <= 3 {
+            t.scale_bare_minor
+        } else {
+            t.scale_minor_ahead
+        };
     }
     // Opposite-coloured bishops and nothing else but pawns.
     let wb = board.bishops() & board.white();
@@ -299,20 +340,261 @@ fn endgame_scale(board: &Board, eg: i32) -> i32 {
     if wb.count() == 1 && bb.count() == 1 && others.is_empty() {
         let light = |b: Bitboard| b.first().is_some_and(|s| s.is_light());
         if light(wb) != light(bb) {
-            return 32;
+            return t.scale_opposite_bishops;
         }
     }
     64
 }
 
+/// Pawn structure, from the cache when the pawns stand as before (not when counting).
+fn pawns<T: EvalTrace>(
+    board: &Board,
+    t: &Terms,
+    table: &mut PawnTable,
+    trace: &mut T,
+) -> PawnEntry {
+    let key = pawn_key(board.pawns() & board.white(), board.pawns() & board.black());
+    let slot = key as usize & (table.entries.len() - 1);
+    let entry = if T::COUNTS {
+        pawn_structure(board, t, trace)
+    } else if table.entries[slot].key == key {
+        table.entries[slot]
+    } else {
+        let mut e = pawn_structure(board, t, &mut NoEvalTrace);
+        e.key = key;
+        table.entries[slot] = e;
+        e
+    };
+    trace.add("pawn structure", entry.score);
+    entry
+}
+
+/// Knights, bishops, rooks and queens of `color`: mobility (safe squares), rooks and queens on
+/// open files, the attack on the enemy king (kept in `info` for `king_safety`), the bishop pair.
+/// Adds each piece's attacks to `info`.
+fn pieces<T: EvalTrace>(
+    board: &Board,
+    color: Color,
+    t: &Terms,
+    info: &mut Info,
+    trace: &mut T,
+) -> S {
+    let sign = sign_of(color);
+    let us = board.by_color(color);
+    let them = board.by_color(!color);
+    let their_pawn_attacks = info.attacks[ci(!color)].pawns;
+    let king_zone = board.king_of(!color).map_or(Bitboard::EMPTY, |k| {
+        king_attacks(k) | Bitboard::from_square(k)
+    });
+    let our_pawns = board.pawns() & us;
+    let their_pawns = board.pawns() & them;
+    let (mut mobility, mut files) = (S::default(), S::default());
+    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
+        .into_iter()
+        .enumerate()
+    {
+        for sq in board.by_role(role) & us {
+            let att = match role {
+                Role::Knight => knight_attacks(sq),
+                Role::Bishop => bishop_attacks(sq, info.occupied),
+                Role::Rook => rook_attacks(sq, info.occupied),
+                _ => bishop_attacks(sq, info.occupied) | rook_attacks(sq, info.occupied),
+            };
+            let a = &mut info.attacks[ci(color)];
+            a.all |= att;
+            match role {
+                Role::Knight | Role::Bishop => a.minors |= att,
+                Role::Rook => a.rooks |= att,
+                _ => {}
+            }
+            let safe = (att & !us & !their_pawn_attacks).count() as i32;
+            mobility += t.mobility[i] * (safe - t.mobility_base[i]);
+            trace.count(param::MOBILITY + i, sign * (safe - t.mobility_base[i]));
+            let zone_hits = (att & king_zone).count() as i32;
+            if zone_hits > 0 {
+                info.king_attackers[ci(color)] += 1;
+                info.king_units[ci(color)] += t.king_attack_weight[i] * zone_hits;
+            }
+            if matches!(role, Role::Rook | Role::Queen) {
+                let file = Bitboard::from_file(sq.file());
+                let (open, half, open_param) = if role == Role::Rook {
+                    (t.rook_open, t.rook_half_open, param::ROOK_OPEN)
+                } else {
+                    (t.queen_open, t.queen_half_open, param::QUEEN_OPEN)
+                };
+                if (file & (our_pawns | their_pawns)).is_empty() {
+                    files += open;
+                    trace.count(open_param, sign);
+                } else if (file & our_pawns).is_empty() {
+                    files += half;
+                    trace.count(open_param + 1, sign);
+                }
+            }
+        }
+    }
+    trace.add("mobility", mobility * sign);
+    trace.add("open files", files * sign);
+    let mut score = (mobility + files) * sign;
+    if (board.bishops() & us).more_than_one() {
+        trace.count(param::BISHOP_PAIR, sign);
+        trace.add("bishop pair", t.bishop_pair * sign);
+        score += t.bishop_pair * sign;
+    }
+    score
+}
+
+/// `color`'s attack on the enemy king: counted only when two pieces join in, growing with the
+/// square of the attack units, capped (not linear: traced with its derivative).
+fn king_attack<T: EvalTrace>(color: Color, t: &Terms, info: &Info, trace: &mut T) -> S {
+    let sign = sign_of(color);
+    let units = info.king_units[ci(color)];
+    if info.king_attackers[ci(color)] < 2 {
+        return S::default();
+    }
+    let danger = S(
+        units * units * t.king_danger.0 / 64,
+        units * units * t.king_danger.1 / 64,
+    );
+    let capped = S(
+        danger.0.min(t.king_danger_cap.0),
+        danger.1.min(t.king_danger_cap.1),
+    );
+    let slope = f64::from(units * units) / 64.0 * f64::from(sign);
+    trace.nonlinear(
+        param::KING_DANGER,
+        capped * sign,
+        (
+            if capped.0 < t.king_danger_cap.0 {
+                slope
+            } else {
+                0.0
+            },
+            if capped.1 < t.king_danger_cap.1 {
+                slope
+            } else {
+                0.0
+            },
+        ),
+    );
+    trace.add("king safety", capped * sign);
+    capped * sign
+}
+
+/// The pawn shield in front of `color`'s king on its first two ranks, and enemy pawns storming it.
+fn king_shelter<T: EvalTrace>(board: &Board, color: Color, t: &Terms, trace: &mut T) -> S {
+    let sign = sign_of(color);
+    let Some(k) = board.king_of(color) else {
+        return S::default();
+    };
+    if rel_rank(color, k) > 1 {
+        return S::default();
+    }
+    let ours = board.pawns() & board.by_color(color);
+    let theirs = board.pawns() & board.by_color(!color);
+    let mut s = S::default();
+    let kf = k.file();
+    for f in [kf.offset(-1), Some(kf), kf.offset(1)]
+        .into_iter()
+        .flatten()
+    {
+        let file = Bitboard::from_file(f);
+        let rank_of = |n: i32| {
+            let r = if color == Color::White {
+                k.rank().offset(n)
+            } else {
+                k.rank().offset(-n)
+            };
+            r.map_or(Bitboard::EMPTY, Bitboard::from_rank)
+        };
+        if (ours & file & rank_of(1)).any() {
+            s += t.shield_near;
+            trace.count(param::SHIELD_NEAR, sign);
+        } else if (ours & file & rank_of(2)).any() {
+            s += t.shield_far;
+            trace.count(param::SHIELD_FAR, sign);
+        } else {
+            s += t.shield_missing;
+            trace.count(param::SHIELD_MISSING, sign);
+        }
+        if (theirs & file & (rank_of(2) | rank_of(3))).any() {
+            s += t.storm;
+            trace.count(param::STORM, sign);
+        }
+    }
+    trace.add("king shelter", s * sign);
+    s * sign
+}
+
+/// `color`'s threats: pawns attacking pieces, minors attacking rooks and queens, rooks attacking
+/// queens, and enemy pieces attacked and not defended.
+fn threats<T: EvalTrace>(board: &Board, color: Color, t: &Terms, info: &Info, trace: &mut T) -> S {
+    let sign = sign_of(color);
+    let a = &info.attacks[ci(color)];
+    let defended = info.attacks[ci(!color)].all;
+    let them = board.by_color(!color);
+    let pieces = them & !board.pawns() & !board.kings();
+    let majors = them & (board.rooks() | board.queens());
+    let counts = [
+        (a.pawns & pieces).count() as i32,
+        (a.minors & majors).count() as i32,
+        (a.rooks & them & board.queens()).count() as i32,
+        (a.all & pieces & !defended).count() as i32,
+    ];
+    let mut s = t.threat_by_pawn * counts[0];
+    s += t.threat_by_minor * counts[1];
+    s += t.threat_by_rook * counts[2];
+    s += t.hanging * counts[3];
+    for (k, &n) in counts.iter().enumerate() {
+        trace.count(param::THREAT_BY_PAWN + k, sign * n);
+    }
+    trace.add("threats", s * sign);
+    s * sign
+}
+
+/// `color`'s passed pawns beyond their cached rank bonus: a free path, and the kings' distances to
+/// the square in front (these depend on the pieces, so they are not cached).
+fn passed<T: EvalTrace>(
+    board: &Board,
+    color: Color,
+    entry: &PawnEntry,
+    t: &Terms,
+    info: &Info,
+    trace: &mut T,
+) -> S {
+    let sign = sign_of(color);
+    let mut s = S::default();
+    for sq in entry.passed[ci(color)] {
+        let rank = rel_rank(color, sq);
+        if (front_span(color, sq) & info.occupied).is_empty() {
+            s += t.passed_free[rank];
+            trace.count(param::PASSED_FREE + rank, sign);
+        }
+        let stop = if color == Color::White {
+            sq.offset(8)
+        } else {
+            sq.offset(-8)
+        };
+        if let (Some(stop), Some(ok), Some(tk)) =
+            (stop, board.king_of(color), board.king_of(!color))
+        {
+            let d = tk.distance(stop) as i32 - ok.distance(stop) as i32;
+            s += t.passed_king_distance[rank] * d;
+            trace.count(param::PASSED_KING_DISTANCE + rank, sign * d);
+        }
+    }
+    trace.add("passed pawns", s * sign);
+    s * sign
+}
+
 /// The static evaluation for the side to move. `psq` and `phase` are the incremental material and
-/// table score (White's point of view) and phase of `board`.
+/// table score (White's point of view) and phase of `board`. Each concern is a function of its
+/// own; `info` carries what they share.
 pub fn evaluate<T: EvalTrace>(
     board: &Board,
     turn: Color,
     psq: S,
     phase: i32,
-    pawns: &mut PawnTable,
+    pawn_table: &mut PawnTable,
     trace: &mut T,
 ) -> i32 {
     let t = &TERMS;
@@ -329,235 +611,22 @@ pub fn evaluate<T: EvalTrace>(
         }
     }
     let mut score = psq;
-
-    // Pawn structure, from the cache when the pawns stand as before.
-    let key = pawn_key(board.pawns() & board.white(), board.pawns() & board.black());
-    let slot = key as usize & (pawns.entries.len() - 1);
-    let entry = if T::COUNTS {
-        pawn_structure(board, t, trace)
-    } else if pawns.entries[slot].key == key {
-        pawns.entries[slot]
-    } else {
-        let mut e = pawn_structure(board, t, &mut NoEvalTrace);
-        e.key = key;
-        pawns.entries[slot] = e;
-        e
-    };
-    trace.add("pawn structure", entry.score);
+    let entry = pawns(board, t, pawn_table, trace);
     score += entry.score;
 
-    let occupied = board.occupied();
-    let mut attacks = [
-        Attacks {
-            pawns: Bitboard::EMPTY,
-            minors: Bitboard::EMPTY,
-            rooks: Bitboard::EMPTY,
-            all: Bitboard::EMPTY,
-        },
-        Attacks {
-            pawns: Bitboard::EMPTY,
-            minors: Bitboard::EMPTY,
-            rooks: Bitboard::EMPTY,
-            all: Bitboard::EMPTY,
-        },
-    ];
+    let mut info = Info::new(board);
     for color in [Color::White, Color::Black] {
-        let ours = board.pawns() & board.by_color(color);
-        let a = &mut attacks[ci(color)];
-        for sq in ours {
-            a.pawns |= pawn_attacks(color, sq);
-        }
-        a.all = a.pawns;
-        if let Some(k) = board.king_of(color) {
-            a.all |= king_attacks(k);
-        }
+        score += pieces(board, color, t, &mut info, trace);
     }
-
     for color in [Color::White, Color::Black] {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let us = board.by_color(color);
-        let them = board.by_color(!color);
-        let their_pawn_attacks = attacks[ci(!color)].pawns;
-        let their_king = board.king_of(!color);
-        let king_zone = their_king.map_or(Bitboard::EMPTY, |k| {
-            king_attacks(k) | Bitboard::from_square(k)
-        });
-        let mut mobility = S::default();
-        let mut files = S::default();
-        let mut units = 0;
-        let mut attackers = 0;
-        let our_pawns = board.pawns() & us;
-        let their_pawns = board.pawns() & them;
-        for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-            .into_iter()
-            .enumerate()
-        {
-            for sq in board.by_role(role) & us {
-                let att = match role {
-                    Role::Knight => knight_attacks(sq),
-                    Role::Bishop => bishop_attacks(sq, occupied),
-                    Role::Rook => rook_attacks(sq, occupied),
-                    _ => bishop_attacks(sq, occupied) | rook_attacks(sq, occupied),
-                };
-                let a = &mut attacks[ci(color)];
-                a.all |= att;
-                match role {
-                    Role::Knight | Role::Bishop => a.minors |= att,
-                    Role::Rook => a.rooks |= att,
-                    _ => {}
-                }
-                let safe = (att & !us & !their_pawn_attacks).count() as i32;
-                mobility += t.mobility[i] * (safe - t.mobility_base[i]);
-                trace.count(param::MOBILITY + i, sign * (safe - t.mobility_base[i]));
-                let zone_hits = (att & king_zone).count() as i32;
-                if zone_hits > 0 {
-                    attackers += 1;
-                    units += t.king_attack_weight[i] * zone_hits;
-                }
-                if matches!(role, Role::Rook | Role::Queen) {
-                    let file = Bitboard::from_file(sq.file());
-                    let (open, half, open_param) = if role == Role::Rook {
-                        (t.rook_open, t.rook_half_open, param::ROOK_OPEN)
-                    } else {
-                        (t.queen_open, t.queen_half_open, param::QUEEN_OPEN)
-                    };
-                    if (file & (our_pawns | their_pawns)).is_empty() {
-                        files += open;
-                        trace.count(open_param, sign);
-                    } else if (file & our_pawns).is_empty() {
-                        files += half;
-                        trace.count(open_param + 1, sign);
-                    }
-                }
-            }
-        }
-        trace.add("mobility", mobility * sign);
-        trace.add("open files", files * sign);
-        score += (mobility + files) * sign;
-
-        // Attacks on the enemy king: counted only when two pieces join in.
-        if attackers >= 2 {
-            let danger = S(
-                units * units * t.king_danger.0 / 64,
-                units * units * t.king_danger.1 / 64,
-            );
-            let capped = S(danger.0.min(600), danger.1.min(200));
-            let slope = f64::from(units * units) / 64.0 * f64::from(sign);
-            trace.nonlinear(
-                param::KING_DANGER,
-                capped * sign,
-                (
-                    if capped.0 < 600 { slope } else { 0.0 },
-                    if capped.1 < 200 { slope } else { 0.0 },
-                ),
-            );
-            let danger = capped;
-            trace.add("king safety", danger * sign);
-            score += danger * sign;
-        }
-
-        if (board.bishops() & us).more_than_one() {
-            trace.count(param::BISHOP_PAIR, sign);
-            trace.add("bishop pair", t.bishop_pair * sign);
-            score += t.bishop_pair * sign;
-        }
+        score += king_attack(color, t, &info, trace);
+        score += king_shelter(board, color, t, trace);
     }
-
-    // Pawn shield and storm in front of each king.
     for color in [Color::White, Color::Black] {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let Some(k) = board.king_of(color) else {
-            continue;
-        };
-        if rel_rank(color, k) > 1 {
-            continue;
-        }
-        let ours = board.pawns() & board.by_color(color);
-        let theirs = board.pawns() & board.by_color(!color);
-        let mut s = S::default();
-        let kf = k.file();
-        for f in [kf.offset(-1), Some(kf), kf.offset(1)]
-            .into_iter()
-            .flatten()
-        {
-            let file = Bitboard::from_file(f);
-            let rank_of = |n: i32| {
-                let r = if color == Color::White {
-                    k.rank().offset(n)
-                } else {
-                    k.rank().offset(-n)
-                };
-                r.map_or(Bitboard::EMPTY, Bitboard::from_rank)
-            };
-            if (ours & file & rank_of(1)).any() {
-                s += t.shield_near;
-                trace.count(param::SHIELD_NEAR, sign);
-            } else if (ours & file & rank_of(2)).any() {
-                s += t.shield_far;
-                trace.count(param::SHIELD_FAR, sign);
-            } else {
-                s += t.shield_missing;
-                trace.count(param::SHIELD_MISSING, sign);
-            }
-            if (theirs & file & (rank_of(2) | rank_of(3))).any() {
-                s += t.storm;
-                trace.count(param::STORM, sign);
-            }
-        }
-        trace.add("king shelter", s * sign);
-        score += s * sign;
+        score += threats(board, color, t, &info, trace);
     }
-
-    // Threats and hanging pieces.
     for color in [Color::White, Color::Black] {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let a = &attacks[ci(color)];
-        let defended = attacks[ci(!color)].all;
-        let them = board.by_color(!color);
-        let pieces = them & !board.pawns() & !board.kings();
-        let majors = them & (board.rooks() | board.queens());
-        let counts = [
-            (a.pawns & pieces).count() as i32,
-            (a.minors & majors).count() as i32,
-            (a.rooks & them & board.queens()).count() as i32,
-            (a.all & pieces & !defended).count() as i32,
-        ];
-        let mut s = t.threat_by_pawn * counts[0];
-        s += t.threat_by_minor * counts[1];
-        s += t.threat_by_rook * counts[2];
-        s += t.hanging * counts[3];
-        for (k, &n) in counts.iter().enumerate() {
-            trace.count(param::THREAT_BY_PAWN + k, sign * n);
-        }
-        trace.add("threats", s * sign);
-        score += s * sign;
-    }
-
-    // Passed pawns: free path and king distances depend on the pieces, so not cached.
-    for color in [Color::White, Color::Black] {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let mut s = S::default();
-        for sq in entry.passed[ci(color)] {
-            let rank = rel_rank(color, sq);
-            if (front_span(color, sq) & occupied).is_empty() {
-                s += t.passed_free[rank];
-                trace.count(param::PASSED_FREE + rank, sign);
-            }
-            let stop = if color == Color::White {
-                sq.offset(8)
-            } else {
-                sq.offset(-8)
-            };
-            if let (Some(stop), Some(ok), Some(tk)) =
-                (stop, board.king_of(color), board.king_of(!color))
-            {
-                let d = tk.distance(stop) as i32 - ok.distance(stop) as i32;
-                s += t.passed_king_distance[rank] * d;
-                trace.count(param::PASSED_KING_DISTANCE + rank, sign * d);
-            }
-        }
-        trace.add("passed pawns", s * sign);
-        score += s * sign;
+        score += passed(board, color, &entry, t, &info, trace);
     }
 
     let tempo = if turn == Color::White {
@@ -570,7 +639,7 @@ pub fn evaluate<T: EvalTrace>(
     score += tempo;
 
     let phase = phase.clamp(0, PHASE_MAX);
-    let scale = endgame_scale(board, score.1);
+    let scale = endgame_scale(board, score.1, t);
     trace.taper(phase, scale);
     let eg = score.1 * scale / 64;
     let white = (score.0 * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;

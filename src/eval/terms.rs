@@ -64,6 +64,8 @@ pub struct Terms {
     pub king_attack_weight: [i32; 4],
     /// King danger = units^2 * this / 64 (subtracted).
     pub king_danger: S,
+    /// The most king danger counts (not tuned).
+    pub king_danger_cap: S,
     /// Own pawn in front of the king, one and two ranks ahead; missing shield pawn.
     pub shield_near: S,
     pub shield_far: S,
@@ -82,4 +84,9 @@ pub struct Terms {
     /// An enemy piece attacked and not defended.
     pub hanging: S,
     pub tempo: S,
+    /// Endgame scales in 64ths (not tuned): no pawns and at most a minor piece on the board for
+    /// the stronger side; no pawns and at most a minor piece ahead; opposite-coloured bishops.
+    pub scale_bare_minor: i32,
+    pub scale_minor_ahead: i32,
+    pub scale_opposite_bishops: i32,
 }

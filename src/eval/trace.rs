@@ -224,8 +224,17 @@ pub fn rust_source(v: &[S], note: &str) -> String {
     }
     let _ = writeln!(out, "    connected: {},", pairs(&t.connected));
     let _ = writeln!(out, "    king_attack_weight: {:?},", t.king_attack_weight);
+    let _ = writeln!(
+        out,
+        "    king_danger: S({}, {}),",
+        t.king_danger.0, t.king_danger.1
+    );
+    let _ = writeln!(
+        out,
+        "    king_danger_cap: S({}, {}),",
+        t.king_danger_cap.0, t.king_danger_cap.1
+    );
     for (name, s) in [
-        ("king_danger", t.king_danger),
         ("shield_near", t.shield_near),
         ("shield_far", t.shield_far),
         ("shield_missing", t.shield_missing),
@@ -242,6 +251,13 @@ pub fn rust_source(v: &[S], note: &str) -> String {
         ("tempo", t.tempo),
     ] {
         let _ = writeln!(out, "    {name}: S({}, {}),", s.0, s.1);
+    }
+    for (name, v) in [
+        ("scale_bare_minor", t.scale_bare_minor),
+        ("scale_minor_ahead", t.scale_minor_ahead),
+        ("scale_opposite_bishops", t.scale_opposite_bishops),
+    ] {
+        let _ = writeln!(out, "    {name}: {v},");
     }
     let _ = writeln!(out, "}};\n");
     table(&mut out, "MG_TABLE", &mg);

@@ -19,6 +19,7 @@ pub const TERMS: Terms = Terms {
     connected: [S(0, 0), S(2, 0), S(4, 2), S(6, 4), S(10, 8), S(18, 16), S(30, 30), S(0, 0)],
     king_attack_weight: [2, 2, 3, 5],
     king_danger: S(12, 2),
+    king_danger_cap: S(600, 200),
     shield_near: S(12, 0),
     shield_far: S(6, 0),
     shield_missing: S(-14, 0),
@@ -33,6 +34,9 @@ pub const TERMS: Terms = Terms {
     threat_by_rook: S(35, 20),
     hanging: S(12, 8),
     tempo: S(14, 6),
+    scale_bare_minor: 0,
+    scale_minor_ahead: 16,
+    scale_opposite_bishops: 32,
 };
 
 #[rustfmt::skip]
