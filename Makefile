@@ -1,8 +1,14 @@
 # OpenBench convention: `make EXE=<path>` builds the release binary (LTO, one codegen unit, see
-# Cargo.toml) and puts it at <path>.
+# Cargo.toml) and puts it at <path>. It is built for this machine's CPU (popcnt, BMI2, AVX2...):
+# 1-2% more nodes a second here (bench, three runs each, interleaved: 1.19 M against 1.17 M);
+# `make NATIVE=0` builds the portable binary that `cargo build --release` gives.
 EXE ?= rookery
+NATIVE ?= 1
+ifeq ($(NATIVE),1)
+RUSTFLAGS_NATIVE := -C target-cpu=native
+endif
 
 .PHONY: all
 all:
-	cargo build --release
-	cp target/release/rookery $(EXE)
+	RUSTFLAGS="$(RUSTFLAGS) $(RUSTFLAGS_NATIVE)" CARGO_TARGET_DIR=target/make cargo build --release
+	cp target/make/release/rookery $(EXE)
