@@ -115,16 +115,21 @@ pub fn random_start(openings: &[(Chess, Vec<Move>)], plies: u32, rng: &mut Rng) 
     None
 }
 
-/// The EPD line of a kept position (without the result).
-fn epd(pos: &Chess, score: i32) -> String {
+/// A position as EPD: the FEN's first four fields, then its clocks as `hmvc` and `fmvn`.
+fn epd_position(pos: &Chess) -> String {
     let fen = fen_of(pos);
     let fields: Vec<&str> = fen.split(' ').collect();
     format!(
-        "{} hmvc {}; fmvn {}; ce {score};",
+        "{} hmvc {}; fmvn {};",
         fields[..4].join(" "),
         fields.get(4).unwrap_or(&"0"),
         fields.get(5).unwrap_or(&"1")
     )
+}
+
+/// The EPD line of a kept position (without the result).
+fn epd(pos: &Chess, score: i32) -> String {
+    format!("{} ce {score};", epd_position(pos))
 }
 
 /// True when `pos` is worth keeping before `mv` is played from it with `score` (side to move).
@@ -483,14 +488,7 @@ pub fn from_pgn(text: &str, out: &mut dyn Write) -> Result<(u64, u64), Error> {
                 && !m.is_promotion()
                 && pos.board().occupied().count() > TABLEBASE_PIECES
             {
-                let fen = fen_of(&pos);
-                let fields: Vec<&str> = fen.split(' ').collect();
-                text.push_str(&format!(
-                    "{} hmvc {}; fmvn {}; c9 \"{result}\";\n",
-                    fields[..4].join(" "),
-                    fields[4],
-                    fields[5]
-                ));
+                text.push_str(&format!("{} c9 \"{result}\";\n", epd_position(&pos)));
                 positions += 1;
             }
             if !pos.is_legal(m) {

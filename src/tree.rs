@@ -208,8 +208,8 @@ impl Tracer for Recorder {
             ),
             (_, None) => "cut-off".to_string(),
         };
-        let children = self.nodes[i].children.clone();
-        for c in children {
+        for k in 0..self.nodes[i].children.len() {
+            let c = self.nodes[i].children[k];
             if self.nodes[c].pruned.as_deref() == Some("") {
                 self.nodes[c].pruned = Some(reason.clone());
             }

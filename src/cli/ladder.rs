@@ -62,12 +62,8 @@ const OPENINGS: [&str; 6] = [
     "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
 ];
 
-fn iterative(name: &str) -> bool {
-    matches!(name, "iterative" | "tt" | "quiescence" | "pst" | "rookery")
-}
-
 fn limit(name: &str, args: &LadderArgs) -> Limit {
-    if iterative(name) {
+    if registry::deepens(name) {
         Limit::MoveTime(Duration::from_millis(args.movetime))
     } else {
         Limit::Depth(args.depth)

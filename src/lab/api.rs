@@ -491,9 +491,10 @@ pub struct LadderRequest {
     pub movetime: Option<u64>,
 }
 
-/// The rungs that search to a fixed depth; the others deepen until their time is up.
+/// The rungs that search to a fixed depth (or not at all); the others deepen until their time
+/// is up.
 pub fn fixed_depth(name: &str) -> bool {
-    !matches!(name, "iterative" | "tt" | "quiescence" | "pst" | "rookery")
+    !registry::deepens(name)
 }
 
 impl LadderRequest {

@@ -147,6 +147,15 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     ENGINES.iter().map(|e| e.name)
 }
 
+/// True for the engines that deepen until their time is up (iterative deepening and above); the
+/// others search to a fixed depth or not at all.
+pub fn deepens(name: &str) -> bool {
+    matches!(
+        name.trim().to_ascii_lowercase().as_str(),
+        "iterative" | "tt" | "quiescence" | "pst" | "rookery"
+    )
+}
+
 /// True if `name` (any case) is an engine of the registry.
 pub fn is_known(name: &str) -> bool {
     let name = name.trim();
