@@ -188,7 +188,9 @@ impl Engine for Rookery {
             main.publish_nodes(&shared);
             stop.store(true, Ordering::Relaxed);
         });
-        main.analysis(&shared, iteration_limits.multipv)
+        let mut analysis = main.analysis(&shared, iteration_limits.multipv);
+        complete_pv(&self.tt, &root, &mut analysis.pv);
+        analysis
     }
 
     fn configure(&mut self, settings: &Settings) {
@@ -216,5 +218,47 @@ impl Engine for Rookery {
 
     fn default_limits(&self) -> Limits {
         Limits::movetime_ms(1000)
+    }
+}
+
+/// A line cut short to its first move (the last iteration stopped during a fail-high re-search,
+/// so only the move is known) takes its reply from the table, so a GUI still gets a ponder move.
+fn complete_pv(tt: &Tt, root: &SearchBoard, pv: &mut Vec<Move>) {
+    if pv.len() != 1 || !root.pos.is_legal(pv[0]) {
+        return;
+    }
+    let child = root.play(pv[0]);
+    let legal = child.pos.legal_moves();
+    if let Some(reply) = tt.probe(child.hash).and_then(|e| e.best_move(&legal)) {
+        pv.push(reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Bound;
+    use shakmaty::uci::UciMove;
+
+    fn uci(pos: &shakmaty::Chess, s: &str) -> Move {
+        s.parse::<UciMove>().unwrap().to_move(pos).unwrap()
+    }
+
+    #[test]
+    fn a_one_move_line_takes_its_reply_from_the_table() {
+        let tt = Tt::new(1);
+        let root = SearchBoard::new(shakmaty::Chess::default());
+        let e4 = uci(&root.pos, "e2e4");
+        let mut pv = vec![e4];
+        complete_pv(&tt, &root, &mut pv);
+        assert_eq!(pv.len(), 1, "nothing in the table: the line stays as it is");
+        let child = root.play(e4);
+        let e5 = uci(&child.pos, "e7e5");
+        tt.store(child.hash, Some(e5), 0, 0, 5, Bound::Exact);
+        complete_pv(&tt, &root, &mut pv);
+        assert_eq!(pv, vec![e4, e5]);
+        let mut longer = vec![e4, e5, uci(&child.play(e5).pos, "g1f3")];
+        complete_pv(&tt, &root, &mut longer);
+        assert_eq!(longer.len(), 3, "a full line is left alone");
     }
 }

@@ -1066,9 +1066,13 @@ impl Worker {
                 rm.score = v;
                 rm.seldepth = seldepth;
                 rm.bound = Bound::from_window(v, alpha, beta);
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(child_pv);
+                // A fail-high re-search may bring back the move alone: keep the line the move
+                // had from the last iteration rather than cut it to one move.
+                if !child_pv.is_empty() || rm.pv.first() != Some(&m) {
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(child_pv);
+                }
             } else {
                 // Only known to be no better than the best: it sorts after it.
                 rm.score = -INFINITY;
