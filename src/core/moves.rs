@@ -1,7 +1,7 @@
 //! Small facts about moves that several engines and tools share: Polyglot's 16-bit encoding
 //! (books and the strong engine's hash table) and the most-valuable-victim ordering key.
 
-use shakmaty::{Move, Role, Square};
+use shakmaty::{Move, Piece, Position, Role, Square};
 
 fn square_bits(sq: Square) -> u16 {
     u16::from(sq.rank()) * 8 + u16::from(sq.file())
@@ -30,6 +30,61 @@ pub fn encode_move(m: Move) -> u16 {
         _ => 0,
     };
     square_bits(to) | square_bits(from) << 6 | promo << 12
+}
+
+/// The legal move of `pos` whose encoding is `raw`, if there is one: the inverse of
+/// [`encode_move`], found from the board without generating the moves (a hash table's move is
+/// tried before the others are generated). Anything a hash collision could bring is refused.
+pub fn decode_move<P: Position>(pos: &P, raw: u16) -> Option<Move> {
+    if raw == 0 {
+        return None;
+    }
+    let to = Square::new(u32::from(raw & 63));
+    let from = Square::new(u32::from((raw >> 6) & 63));
+    let promotion = match raw >> 12 {
+        0 => None,
+        1 => Some(Role::Knight),
+        2 => Some(Role::Bishop),
+        3 => Some(Role::Rook),
+        4 => Some(Role::Queen),
+        _ => return None,
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let piece = board.piece_at(from).filter(|p| p.color == us)?;
+    let target = board.piece_at(to);
+    let castle_or_ep = (piece.role == Role::King
+        && target
+            == Some(Piece {
+                color: us,
+                role: Role::Rook,
+            }))
+        || (piece.role == Role::Pawn && target.is_none() && from.file() != to.file());
+    if castle_or_ep && promotion.is_some() {
+        return None;
+    }
+    let m = if piece.role == Role::King
+        && target
+            == Some(Piece {
+                color: us,
+                role: Role::Rook,
+            }) {
+        Move::Castle {
+            king: from,
+            rook: to,
+        }
+    } else if piece.role == Role::Pawn && target.is_none() && from.file() != to.file() {
+        Move::EnPassant { from, to }
+    } else {
+        Move::Normal {
+            role: piece.role,
+            from,
+            capture: target.map(|p| p.role),
+            to,
+            promotion,
+        }
+    };
+    pos.is_legal(m).then_some(m)
 }
 
 /// The role a move takes off the board (a pawn for en passant), if any.
@@ -70,6 +125,31 @@ mod tests {
             encode_move(parse_move(&promo, "a8=N").unwrap()),
             56 | 48 << 6 | 1 << 12
         );
+    }
+
+    #[test]
+    fn decoding_inverts_encoding_and_refuses_what_is_not_legal() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        for fen in fens {
+            let pos = parse_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            for &m in &legal {
+                assert_eq!(decode_move(&pos, encode_move(m)), Some(m), "{fen}");
+            }
+            // Every other code is refused.
+            for raw in 0..=u16::MAX {
+                if legal.iter().all(|&m| encode_move(m) != raw) {
+                    assert_eq!(decode_move(&pos, raw), None, "{fen} {raw}");
+                }
+            }
+        }
     }
 
     #[test]

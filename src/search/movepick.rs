@@ -1,9 +1,10 @@
-//! Move ordering. shakmaty generates all legal moves at once, so the stages of a classical
-//! picker (hash move, good captures by SEE and MVV-LVA, killers, counter move, quiets by history,
-//! bad captures) become score bands, and `next` hands out the best remaining move (selection sort:
-//! a cut-off usually comes early, so sorting the rest would be wasted).
+//! Move ordering. The hash move comes before any generation; shakmaty then generates all legal
+//! moves at once, so the later stages of a classical picker (good captures by SEE and MVV-LVA,
+//! killers, counter move, quiets by history, bad captures) become score bands, and `next` hands
+//! out the best remaining move (selection sort: a cut-off usually comes early, so sorting the
+//! rest would be wasted). Quiet moves are scored only when the picker reaches them.
 
-use shakmaty::{Color, Move, MoveList, Role, Square};
+use shakmaty::{Color, Move, MoveList, Position, Role, Square};
 
 use super::board::SearchBoard;
 use super::see::{see, see_value};
@@ -210,7 +211,11 @@ const TT_BAND: i32 = 4_000_000;
 const GOOD_NOISY_BAND: i32 = 3_000_000;
 const KILLER_BAND: i32 = 2_000_000;
 const COUNTER_BAND: i32 = 1_900_000;
+/// Quiet moves not yet scored: above every history score, below the counter move.
+const QUIET_PENDING: i32 = 1_000_000;
 const BAD_NOISY_BAND: i32 = -2_000_000;
+/// A move the picker will not hand out (quiets after `skip_quiets`).
+const SKIPPED: i32 = i32::MIN;
 /// A noisy move's key (MVV-LVA plus capture history) lies within this of its band's base.
 const NOISY_SPREAD: i32 = 500_000;
 
@@ -225,13 +230,17 @@ pub enum Stage {
     BadNoisy,
 }
 
-pub struct Picker<'b> {
-    moves: MoveList,
-    scores: [i32; 256],
-    next: usize,
-    /// The position, for the exchange evaluation of captures, computed only when a capture
-    /// comes up (`None`: no SEE, as in quiescence).
-    board: Option<&'b SearchBoard>,
+impl Stage {
+    fn of(score: i32) -> Stage {
+        match score {
+            s if s >= TT_BAND => Stage::HashMove,
+            s if s >= GOOD_NOISY_BAND - NOISY_SPREAD => Stage::GoodNoisy,
+            s if s >= KILLER_BAND => Stage::Killer,
+            s if s >= COUNTER_BAND => Stage::Counter,
+            s if s > BAD_NOISY_BAND / 2 => Stage::Quiet,
+            _ => Stage::BadNoisy,
+        }
+    }
 }
 
 /// Captures by SEE value of the victim, then the cheaper attacker.
@@ -240,23 +249,74 @@ fn capture_key(m: Move) -> i32 {
     mvv_lva(m, see_value, |r| see_value(r) / 100)
 }
 
+/// The index of the highest score from `from` on (the first of equals).
+#[inline]
+fn best_index(scores: &[i32], from: usize) -> usize {
+    let mut best = from;
+    for i in from + 1..scores.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// The main search's move picker, in stages: the hash move before any move is generated (a
+/// cut-off there saves the generation), then the moves generated and the captures scored, good
+/// captures by SEE (computed lazily, once, when a capture comes up), killers, the counter move,
+/// the quiet moves scored by history only when they are reached and not skipped, and the bad
+/// captures last. Within a stage, the best remaining move first (selection: a cut-off usually
+/// comes early, so sorting the rest would be wasted).
+pub struct Picker<'b> {
+    board: &'b SearchBoard,
+    /// The hash move, not yet handed out.
+    tt_pending: Option<Move>,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    context: Context,
+    generated: bool,
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
 impl<'b> Picker<'b> {
-    /// Orders `moves` for the main search.
+    /// `tt_move` must be legal in `b` (as `decode_move` returns it).
     pub fn new(
         b: &'b SearchBoard,
-        moves: MoveList,
         tt_move: Option<Move>,
         killers: [Option<Move>; 2],
         counter: Option<Move>,
-        hist: &Histories,
         context: Context,
     ) -> Picker<'b> {
-        let side = b.turn();
-        let mut scores = [0; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
-                TT_BAND
-            } else if is_noisy(m) {
+        Picker {
+            board: b,
+            tt_pending: tt_move,
+            tt_move,
+            killers,
+            counter,
+            context,
+            generated: false,
+            moves: MoveList::new(),
+            scores: [0; 256],
+            next: 0,
+        }
+    }
+
+    /// Generates the moves (less the hash move, handed out already) and scores all but the
+    /// quiet ones.
+    fn generate(&mut self, hist: &Histories) {
+        self.generated = true;
+        self.moves = self.board.pos.legal_moves();
+        if let Some(tt) = self.tt_move
+            && let Some(i) = self.moves.iter().position(|&m| m == tt)
+        {
+            self.moves.swap_remove(i);
+        }
+        let side = self.board.turn();
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.scores[i] = if is_noisy(m) {
                 // Under-promotions are rarely good: with the bad captures.
                 let under = m.promotion().is_some_and(|p| p != Role::Queen);
                 // Good until its exchange is looked at (lazily, in `next`).
@@ -266,26 +326,82 @@ impl<'b> Picker<'b> {
                 } else {
                     GOOD_NOISY_BAND + key
                 }
-            } else if Some(m) == killers[0] {
+            } else if Some(m) == self.killers[0] {
                 KILLER_BAND + 1
-            } else if Some(m) == killers[1] {
+            } else if Some(m) == self.killers[1] {
                 KILLER_BAND
-            } else if Some(m) == counter {
+            } else if Some(m) == self.counter {
                 COUNTER_BAND
             } else {
-                hist.quiet_score(side, m, context)
+                QUIET_PENDING
             };
-        }
-        Picker {
-            moves,
-            scores,
-            next: 0,
-            board: Some(b),
         }
     }
 
-    /// Orders captures and promotions for quiescence (most valuable victim first).
-    pub fn noisy(moves: MoveList, tt_move: Option<Move>) -> Picker<'static> {
+    /// The next move and its stage; with `skip_quiets`, quiet moves (killers and the counter
+    /// move among them) are passed over.
+    pub fn next(&mut self, hist: &Histories, skip_quiets: bool) -> Option<(Move, Stage)> {
+        if let Some(m) = self.tt_pending.take() {
+            return Some((m, Stage::HashMove));
+        }
+        if !self.generated {
+            self.generate(hist);
+        }
+        let n = self.moves.len();
+        let side = self.board.turn();
+        let best = loop {
+            if self.next >= n {
+                return None;
+            }
+            let best = best_index(&self.scores[..n], self.next);
+            let s = self.scores[best];
+            let m = self.moves[best];
+            if s == SKIPPED {
+                return None;
+            }
+            if s == QUIET_PENDING {
+                // The quiet moves are reached: score them all now, or drop them all.
+                for i in self.next..n {
+                    if self.scores[i] == QUIET_PENDING {
+                        self.scores[i] = if skip_quiets {
+                            SKIPPED
+                        } else {
+                            hist.quiet_score(side, self.moves[i], self.context)
+                        };
+                    }
+                }
+                continue;
+            }
+            if skip_quiets && !is_noisy(m) {
+                self.scores[best] = SKIPPED;
+                continue;
+            }
+            // A capture still in the good band has its exchange evaluated now; one that loses
+            // material drops to the bad band and the choice is made again.
+            if (GOOD_NOISY_BAND - NOISY_SPREAD..TT_BAND).contains(&s) && see(self.board, m) < 0 {
+                self.scores[best] = s - GOOD_NOISY_BAND + BAD_NOISY_BAND;
+                continue;
+            }
+            break best;
+        };
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let (m, s) = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some((m, Stage::of(s)))
+    }
+}
+
+/// Captures and promotions for quiescence and ProbCut: the hash move, then the most valuable
+/// victim first.
+pub struct NoisyPicker {
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
+impl NoisyPicker {
+    pub fn new(moves: MoveList, tt_move: Option<Move>) -> NoisyPicker {
         let mut scores = [0; 256];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
@@ -294,57 +410,27 @@ impl<'b> Picker<'b> {
                 capture_key(m)
             };
         }
-        Picker {
+        NoisyPicker {
             moves,
             scores,
             next: 0,
-            board: None,
         }
     }
 }
 
-impl Iterator for Picker<'_> {
-    type Item = (Move, Stage);
+impl Iterator for NoisyPicker {
+    type Item = Move;
 
-    /// The best move not yet handed out, with its stage. A capture still in the good band has
-    /// its exchange evaluated now; one that loses material drops to the bad band and the choice
-    /// is made again (so each capture's SEE is computed at most once, and only if reached).
-    fn next(&mut self) -> Option<(Move, Stage)> {
+    fn next(&mut self) -> Option<Move> {
         let n = self.moves.len();
         if self.next >= n {
             return None;
         }
-        let mut best;
-        loop {
-            best = self.next;
-            for i in self.next + 1..n {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
-                }
-            }
-            let s = self.scores[best];
-            if let Some(b) = self.board
-                && (GOOD_NOISY_BAND - NOISY_SPREAD..TT_BAND).contains(&s)
-                && see(b, self.moves[best]) < 0
-            {
-                self.scores[best] = s - GOOD_NOISY_BAND + BAD_NOISY_BAND;
-                continue;
-            }
-            break;
-        }
+        let best = best_index(&self.scores[..n], self.next);
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
-        let (m, s) = (self.moves[self.next], self.scores[self.next]);
         self.next += 1;
-        let stage = match s {
-            s if s >= TT_BAND => Stage::HashMove,
-            s if s >= GOOD_NOISY_BAND - NOISY_SPREAD => Stage::GoodNoisy,
-            s if s >= KILLER_BAND => Stage::Killer,
-            s if s >= COUNTER_BAND => Stage::Counter,
-            s if s > BAD_NOISY_BAND / 2 => Stage::Quiet,
-            _ => Stage::BadNoisy,
-        };
-        Some((m, stage))
+        Some(self.moves[self.next - 1])
     }
 }
 
@@ -363,18 +449,11 @@ mod tests {
         let moves = b.pos.legal_moves();
         let tt = moves.iter().copied().find(|m| uci(*m) == "a2a3");
         let killer = moves.iter().copied().find(|m| uci(*m) == "g2g3");
-        let picker = Picker::new(
-            &b,
-            moves.clone(),
-            tt,
-            [killer, None],
-            None,
-            &Histories::new(8),
-            [None, None],
-        );
+        let mut picker = Picker::new(&b, tt, [killer, None], None, [None, None]);
+        let hist = Histories::new(8);
         let mut seen = Vec::new();
         let mut stages = Vec::new();
-        for (m, s) in picker {
+        while let Some((m, s)) = picker.next(&hist, false) {
             seen.push(m);
             stages.push(s);
         }
@@ -391,6 +470,33 @@ mod tests {
             "{stages:?}"
         );
         assert!(stages.contains(&Stage::GoodNoisy) && stages.contains(&Stage::Killer));
+    }
+
+    #[test]
+    fn skipping_quiets_drops_them_and_keeps_the_captures() {
+        // White's queen can take a free knight (good) or a pawn the king defends (bad).
+        let b = SearchBoard::new(parse_fen("4k3/3p4/8/8/1n6/8/3Q4/4K3 w - - 0 1").unwrap());
+        let hist = Histories::new(8);
+        let mut picker = Picker::new(&b, None, [None, None], None, [None, None]);
+        let mut all = Vec::new();
+        while let Some((m, s)) = picker.next(&hist, false) {
+            all.push((uci(m), s));
+        }
+        assert_eq!(all[0], ("d2b4".to_string(), Stage::GoodNoisy));
+        assert_eq!(all.last(), Some(&("d2d7".to_string(), Stage::BadNoisy)));
+        assert!(all.len() > 10);
+        let mut picker = Picker::new(&b, None, [None, None], None, [None, None]);
+        let mut rest = Vec::new();
+        while let Some((m, s)) = picker.next(&hist, true) {
+            rest.push((uci(m), s));
+        }
+        assert_eq!(
+            rest,
+            vec![
+                ("d2b4".to_string(), Stage::GoodNoisy),
+                ("d2d7".to_string(), Stage::BadNoisy)
+            ]
+        );
     }
 
     #[test]

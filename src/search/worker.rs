@@ -9,17 +9,19 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Move, MoveList, Position};
 
 use super::board::SearchBoard;
-use super::movepick::{Context, CorrectionKeys, Histories, Picker, Stage, is_noisy, piece_to};
+use super::movepick::{
+    Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
+};
 use super::see::{see, see_value};
 use super::tt::Tt;
 use crate::core::Bound;
 use crate::core::Game;
 use crate::core::PvTable;
 use crate::core::TimeManager;
-use crate::core::moves::captured;
+use crate::core::moves::{captured, decode_move};
 use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
@@ -349,11 +351,9 @@ impl Worker {
             return score;
         }
 
-        let moves = b.pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply as u32) } else { DRAW };
-        }
-        let tt_move = tte.and_then(|e| e.best_move(&moves));
+        // The table's move, checked on the board: the moves are generated only if it does not
+        // cut off (Step 10), and a mate or stalemate is found there.
+        let tt_move = tte.and_then(|e| decode_move(&b.pos, e.raw_move));
 
         // Step 6. Static evaluation (from the table when stored), corrected by what searches of
         // positions with the same pawns and pieces found (Step 6b), then by a table bound.
@@ -480,13 +480,9 @@ impl Worker {
                     e.depth >= depth - 3 && from_table(e.score, ply as u32) < probcut_beta
                 })
             {
-                let noisy: shakmaty::MoveList = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture() || m.promotion() == Some(shakmaty::Role::Queen))
-                    .collect();
+                let noisy = noisy_moves(&b.pos);
                 let side = b.turn();
-                for (m, _) in Picker::noisy(noisy, tt_move) {
+                for m in NoisyPicker::new(noisy, tt_move) {
                     if see(b, m) < probcut_beta - static_eval {
                         continue;
                     }
@@ -542,15 +538,7 @@ impl Worker {
         let previous = self.stack[ply - 1].mv;
         let context = self.context(ply);
         let counter = self.hist.counter_move(side, previous);
-        let picker = Picker::new(
-            b,
-            moves,
-            tt_move,
-            self.hist.killers[ply],
-            counter,
-            &self.hist,
-            context,
-        );
+        let mut picker = Picker::new(b, tt_move, self.hist.killers[ply], counter, context);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -560,8 +548,10 @@ impl Worker {
         let mut captures_tried: [Option<Move>; 32] = [None; 32];
         let mut captures_searched = 0usize;
         let mut skip_quiets = false;
+        let mut legal = 0usize;
 
-        for (m, stage) in picker {
+        while let Some((m, stage)) = picker.next(&self.hist, skip_quiets) {
+            legal += 1;
             if Some(m) == excluded {
                 continue;
             }
@@ -778,6 +768,9 @@ impl Worker {
             }
         }
 
+        if legal == 0 {
+            return if in_check { mated_in(ply as u32) } else { DRAW };
+        }
         if searched == 0 {
             // Every move was pruned (or excluded): nothing beat alpha.
             return alpha;
@@ -842,10 +835,18 @@ impl Worker {
         {
             return score;
         }
-        let moves = b.pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { mated_in(ply as u32) } else { DRAW };
-        }
+        // In check, every evasion (none: mated). Otherwise stand pat first, and only then
+        // generate the captures and queen promotions: most nodes here stop at the stand pat, so
+        // they never generate a move (a stalemate is not seen here, as in most engines).
+        let evasions = if in_check {
+            let moves = b.pos.legal_moves();
+            if moves.is_empty() {
+                return mated_in(ply as u32);
+            }
+            Some(moves)
+        } else {
+            None
+        };
         let raw_eval = if in_check {
             -INFINITY
         } else {
@@ -860,20 +861,12 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        let tt_move = tte.and_then(|e| e.best_move(&moves));
-        let candidates = if in_check {
-            moves
-        } else {
-            moves
-                .iter()
-                .copied()
-                .filter(|m| m.is_capture() || m.promotion() == Some(shakmaty::Role::Queen))
-                .collect()
-        };
-        let picker = Picker::noisy(candidates, tt_move);
+        let candidates = evasions.unwrap_or_else(|| noisy_moves(&b.pos));
+        let tt_move = tte.and_then(|e| e.best_move(&candidates));
+        let picker = NoisyPicker::new(candidates, tt_move);
         let mut best_move = None;
         let original_alpha = alpha;
-        for (m, _) in picker {
+        for m in picker {
             if !in_check && best > -MATE_BOUND {
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 let gain = captured(m).map_or(0, see_value)
@@ -919,6 +912,18 @@ impl Worker {
         );
         best
     }
+}
+
+/// The legal captures (en passant and capturing promotions among them) and the queen promotions
+/// that capture nothing: the moves quiescence and ProbCut look at.
+pub fn noisy_moves(pos: &shakmaty::Chess) -> MoveList {
+    let mut moves = pos.capture_moves();
+    for m in pos.promotion_moves() {
+        if !m.is_capture() && m.promotion() == Some(shakmaty::Role::Queen) {
+            moves.push(m);
+        }
+    }
+    moves
 }
 
 /// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
