@@ -259,7 +259,10 @@ def test_searches_release_the_gil():
 def test_ctrl_c_stops_a_search_with_keyboard_interrupt():
     script = textwrap.dedent(
         f"""
-        import time, rookery
+        import signal, time, rookery
+        # A shell's background job starts with SIGINT ignored, and so does Python then: put
+        # back the handler a terminal's Python has, so the test runs the same everywhere.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         start = time.perf_counter()
         print("ready", flush=True)
         try:
