@@ -228,8 +228,10 @@ fn complete_pv(tt: &Tt, root: &SearchBoard, pv: &mut Vec<Move>) {
         return;
     }
     let child = root.play(pv[0]);
-    let legal = child.pos.legal_moves();
-    if let Some(reply) = tt.probe(child.hash).and_then(|e| e.best_move(&legal)) {
+    if let Some(reply) = tt
+        .probe(child.hash)
+        .and_then(|e| crate::core::moves::decode_move(&child.pos, e.raw_move))
+    {
         pv.push(reply);
     }
 }
