@@ -34,6 +34,10 @@ pub struct TuneArgs {
     /// Keep the piece-square tables; tune the other terms only
     #[arg(long)]
     pub terms_only: bool,
+    /// Pull toward the starting values: adds L2 * (value - start)^2 per parameter (centipawns) to
+    /// the loss, so values the data rarely sees stay near their start (0: off)
+    #[arg(long, default_value_t = 1e-8)]
+    pub l2: f64,
     /// Where to write the tuned parameters as Rust source
     #[arg(long, default_value = "src/eval/tuned.rs", value_name = "FILE")]
     pub out: String,
@@ -70,6 +74,7 @@ pub fn run(args: TuneArgs) -> Result<i32, Error> {
         threads,
         k: args.k,
         terms_only: args.terms_only,
+        l2: args.l2,
     };
     let tuning = Instant::now();
     let epochs = args.epochs.max(1);
@@ -94,12 +99,13 @@ pub fn run(args: TuneArgs) -> Result<i32, Error> {
         started.elapsed().as_secs_f64()
     );
     let note = format!(
-        "Tuned by `rookery tune --data {}{} --epochs {} --lambda {} --learning-rate {}`:\n{} positions, K {:.6}, loss {:.7} -> {:.7}.",
+        "Tuned by `rookery tune --data {}{} --epochs {} --lambda {} --learning-rate {} --l2 {:e}`:\n{} positions, K {:.6}, loss {:.7} -> {:.7}.",
         args.data.join(" "),
         if args.terms_only { " --terms-only" } else { "" },
         args.epochs,
         args.lambda,
         args.learning_rate,
+        args.l2,
         entries.len(),
         result.k,
         result.loss_before,
