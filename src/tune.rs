@@ -190,8 +190,9 @@ pub struct Settings {
     /// Keep the piece-square tables as they are; tune the other terms only.
     pub terms_only: bool,
     /// Weight of the pull toward the starting values: `l2 * (value - start)^2` (centipawns) is
-    /// added to the loss for every parameter. A value the data barely sees (a king on h8 in the
-    /// endgame) then stays near its start instead of following a few hundred positions.
+    /// added to the loss for every parameter. A value the data barely sees (a king in the far
+    /// corner of the other side, in the endgame) then stays near its start instead of following
+    /// a few hundred positions.
     pub l2: f64,
 }
 
