@@ -187,36 +187,24 @@ fn adjacent_files(f: File) -> Bitboard {
     bb
 }
 
+/// Every square on the ranks strictly ahead of `sq`, seen from `color`'s side.
+fn ranks_ahead(color: Color, sq: Square) -> Bitboard {
+    let r = u32::from(sq.rank());
+    Bitboard(if color == Color::White {
+        (!0u64).checked_shl(8 * (r + 1)).unwrap_or(0)
+    } else {
+        (1u64 << (8 * r)) - 1
+    })
+}
+
 /// Squares strictly in front of `sq` (from `color`'s side) on the same file.
 fn front_span(color: Color, sq: Square) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    let mut r = sq.rank();
-    loop {
-        let next = if color == Color::White {
-            r.offset(1)
-        } else {
-            r.offset(-1)
-        };
-        match next {
-            Some(n) => {
-                bb.add(Square::from_coords(sq.file(), n));
-                r = n;
-            }
-            None => return bb,
-        }
-    }
+    ranks_ahead(color, sq) & Bitboard::from_file(sq.file())
 }
 
 /// Squares in front of `sq` on its file and the adjacent ones: where enemy pawns stop a passer.
 fn passed_span(color: Color, sq: Square) -> Bitboard {
-    let mut bb = front_span(color, sq);
-    for f in [sq.file().offset(-1), sq.file().offset(1)]
-        .into_iter()
-        .flatten()
-    {
-        bb |= front_span(color, Square::from_coords(f, sq.rank()));
-    }
-    bb
+    ranks_ahead(color, sq) & (Bitboard::from_file(sq.file()) | adjacent_files(sq.file()))
 }
 
 fn pawn_structure<T: EvalTrace>(board: &Board, t: &Terms, trace: &mut T) -> PawnEntry {
@@ -650,4 +638,43 @@ pub fn evaluate<T: EvalTrace>(
 pub fn evaluate_board<T: EvalTrace>(board: &Board, turn: Color, trace: &mut T) -> i32 {
     let (psq, phase) = psq_full(board);
     evaluate(board, turn, psq, phase, &mut PawnTable::new(16), trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The squares ahead on `file`, walked one rank at a time: the obvious definition.
+    fn walk_ahead(color: Color, sq: Square, file: File) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        let mut rank = sq.rank();
+        while let Some(next) = rank.offset(if color == Color::White { 1 } else { -1 }) {
+            bb.add(Square::from_coords(file, next));
+            rank = next;
+        }
+        bb
+    }
+
+    #[test]
+    fn the_spans_match_a_walk_up_the_board_on_every_square() {
+        for color in [Color::White, Color::Black] {
+            for sq in Square::ALL {
+                let front = walk_ahead(color, sq, sq.file());
+                assert_eq!(front_span(color, sq), front, "{color:?} {sq}");
+                let mut passed = front;
+                for f in [sq.file().offset(-1), sq.file().offset(1)]
+                    .into_iter()
+                    .flatten()
+                {
+                    passed |= walk_ahead(color, sq, f);
+                }
+                assert_eq!(passed_span(color, sq), passed, "{color:?} {sq}");
+            }
+        }
+        // Edges: nothing is ahead of the last rank, the whole file is ahead of the first.
+        assert!(front_span(Color::White, Square::E8).is_empty());
+        assert!(front_span(Color::Black, Square::E1).is_empty());
+        assert_eq!(front_span(Color::White, Square::A1).count(), 7);
+        assert_eq!(passed_span(Color::Black, Square::H8).count(), 14);
+    }
 }
