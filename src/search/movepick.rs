@@ -252,13 +252,11 @@ fn capture_key(m: Move) -> i32 {
 /// The index of the highest score from `from` on (the first of equals).
 #[inline]
 fn best_index(scores: &[i32], from: usize) -> usize {
-    let mut best = from;
-    for i in from + 1..scores.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    best
+    // Two passes: the maximum (a branch-free loop the compiler turns into vector code), then
+    // its first place, which the scan stops at.
+    let rest = &scores[from..];
+    let max = rest.iter().copied().fold(i32::MIN, i32::max);
+    from + rest.iter().position(|&s| s == max).unwrap_or(0)
 }
 
 /// The main search's move picker, in stages: the hash move before any move is generated (a
