@@ -274,6 +274,8 @@ pub struct Picker<'b> {
     counter: Option<Move>,
     context: Context,
     generated: bool,
+    /// The moves from `next` on are in order (see `sort_rest`).
+    sorted: bool,
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
@@ -296,6 +298,7 @@ impl<'b> Picker<'b> {
             counter,
             context,
             generated: false,
+            sorted: false,
             moves: MoveList::new(),
             scores: [0; 256],
             next: 0,
@@ -336,6 +339,36 @@ impl<'b> Picker<'b> {
         }
     }
 
+    /// Sorts the moves not yet handed out by score, best first, keeping equals in their order.
+    fn sort_rest(&mut self) {
+        let n = self.moves.len();
+        for i in self.next + 1..n {
+            let (m, s) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.next && self.scores[j - 1] < s {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = m;
+            self.scores[j] = s;
+        }
+        self.sorted = true;
+    }
+
+    /// The next move once the rest is sorted.
+    fn next_sorted(&mut self, skip_quiets: bool) -> Option<(Move, Stage)> {
+        while self.next < self.moves.len() {
+            let (m, s) = (self.moves[self.next], self.scores[self.next]);
+            self.next += 1;
+            if skip_quiets && !is_noisy(m) {
+                continue;
+            }
+            return Some((m, Stage::of(s)));
+        }
+        None
+    }
+
     /// The next move and its stage; with `skip_quiets`, quiet moves (killers and the counter
     /// move among them) are passed over.
     pub fn next(&mut self, hist: &Histories, skip_quiets: bool) -> Option<(Move, Stage)> {
@@ -344,6 +377,9 @@ impl<'b> Picker<'b> {
         }
         if !self.generated {
             self.generate(hist);
+        }
+        if self.sorted {
+            return self.next_sorted(skip_quiets);
         }
         let n = self.moves.len();
         let side = self.board.turn();
@@ -367,6 +403,13 @@ impl<'b> Picker<'b> {
                             hist.quiet_score(side, self.moves[i], self.context)
                         };
                     }
+                }
+                if !skip_quiets {
+                    // Only quiet moves and bad captures are left, all scored: sort them once
+                    // (insertion sort, stable, best first) and hand them out in order from
+                    // here on, instead of scanning for the best at every call.
+                    self.sort_rest();
+                    return self.next_sorted(skip_quiets);
                 }
                 continue;
             }
@@ -495,6 +538,46 @@ mod tests {
                 ("d2d7".to_string(), Stage::BadNoisy)
             ]
         );
+    }
+
+    #[test]
+    fn quiet_moves_come_best_history_first_and_skipping_later_keeps_bad_captures() {
+        // The queen's capture on d7 is bad (the king defends); the quiets get varied histories.
+        let b = SearchBoard::new(parse_fen("4k3/3p4/8/8/8/8/3Q4/4K3 w - - 0 1").unwrap());
+        let mut hist = Histories::new(8);
+        for (i, m) in b.pos.legal_moves().iter().enumerate() {
+            if !is_noisy(*m) {
+                let bonus = ((i as i32 * 7919) % 13 - 6) * 500;
+                hist.update_quiet(Color::White, *m, [None, None], bonus);
+            }
+        }
+        let mut picker = Picker::new(&b, None, [None, None], None, [None, None]);
+        let mut quiet_scores = Vec::new();
+        let mut order = Vec::new();
+        while let Some((m, s)) = picker.next(&hist, false) {
+            if s == Stage::Quiet {
+                quiet_scores.push(hist.quiet_score(Color::White, m, [None, None]));
+            }
+            order.push(m);
+        }
+        assert!(quiet_scores.len() > 10);
+        assert!(
+            quiet_scores.windows(2).all(|w| w[0] >= w[1]),
+            "{quiet_scores:?}"
+        );
+        assert!(quiet_scores.first() > quiet_scores.last());
+        assert_eq!(order.len(), b.pos.legal_moves().len());
+        // Three quiets, then skip the rest: the bad capture still comes, and nothing else.
+        let mut picker = Picker::new(&b, None, [None, None], None, [None, None]);
+        for _ in 0..3 {
+            assert_eq!(
+                picker.next(&hist, false).map(|(_, s)| s),
+                Some(Stage::Quiet)
+            );
+        }
+        let (m, s) = picker.next(&hist, true).unwrap();
+        assert_eq!((uci(m), s), ("d2d7".to_string(), Stage::BadNoisy));
+        assert_eq!(picker.next(&hist, true), None);
     }
 
     #[test]
