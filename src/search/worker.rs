@@ -918,6 +918,15 @@ impl Worker {
 /// that capture nothing: the moves quiescence and ProbCut look at.
 pub fn noisy_moves(pos: &shakmaty::Chess) -> MoveList {
     let mut moves = pos.capture_moves();
+    // Promotions need a pawn on the seventh rank: most positions have none, and then the
+    // second generation is skipped.
+    let seventh = shakmaty::Bitboard::from_rank(match pos.turn() {
+        shakmaty::Color::White => shakmaty::Rank::Seventh,
+        shakmaty::Color::Black => shakmaty::Rank::Second,
+    });
+    if (pos.our(shakmaty::Role::Pawn) & seventh).is_empty() {
+        return moves;
+    }
     for m in pos.promotion_moves() {
         if !m.is_capture() && m.promotion() == Some(shakmaty::Role::Queen) {
             moves.push(m);
@@ -1261,6 +1270,27 @@ impl Worker {
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
+
+    #[test]
+    fn noisy_moves_are_the_captures_and_the_queen_promotions_for_either_side() {
+        let names = |fen: &str| {
+            let mut v: Vec<String> = noisy_moves(&parse_fen(fen).unwrap())
+                .iter()
+                .map(|m| crate::core::game::uci(*m))
+                .collect();
+            v.sort();
+            v
+        };
+        // White: b7 promotes quietly (the queen only) or takes on a8 (a capture: every piece).
+        assert_eq!(
+            names("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1"),
+            ["b7a8b", "b7a8n", "b7a8q", "b7a8r", "b7b8q"]
+        );
+        // Black, on the second rank.
+        assert_eq!(names("4k3/8/8/8/8/8/6p1/4K3 b - - 0 1"), ["g2g1q"]);
+        // No pawn about to promote: the captures alone.
+        assert_eq!(names("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1"), ["e4d5"]);
+    }
 
     #[test]
     fn null_move_cutoffs_claim_no_unproven_win() {
