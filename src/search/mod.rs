@@ -5,6 +5,7 @@
 pub mod board;
 pub mod engine;
 pub mod movepick;
+pub mod noisy;
 pub mod see;
 pub mod tt;
 pub mod worker;

@@ -9,12 +9,13 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use shakmaty::{Move, MoveList, Position};
+use shakmaty::{Move, Position};
 
 use super::board::SearchBoard;
 use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
+use super::noisy::noisy_moves;
 use super::see::{see, see_value};
 use super::tt::Tt;
 use crate::core::Bound;
@@ -912,27 +913,6 @@ impl Worker {
         );
         best
     }
-}
-
-/// The legal captures (en passant and capturing promotions among them) and the queen promotions
-/// that capture nothing: the moves quiescence and ProbCut look at.
-pub fn noisy_moves(pos: &shakmaty::Chess) -> MoveList {
-    let mut moves = pos.capture_moves();
-    // Promotions need a pawn on the seventh rank: most positions have none, and then the
-    // second generation is skipped.
-    let seventh = shakmaty::Bitboard::from_rank(match pos.turn() {
-        shakmaty::Color::White => shakmaty::Rank::Seventh,
-        shakmaty::Color::Black => shakmaty::Rank::Second,
-    });
-    if (pos.our(shakmaty::Role::Pawn) & seventh).is_empty() {
-        return moves;
-    }
-    for m in pos.promotion_moves() {
-        if !m.is_capture() && m.promotion() == Some(shakmaty::Role::Queen) {
-            moves.push(m);
-        }
-    }
-    moves
 }
 
 /// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
