@@ -435,14 +435,15 @@ impl<'b> Picker<'b> {
 
 /// Captures and promotions for quiescence and ProbCut: the hash move, then the most valuable
 /// victim first.
-pub struct NoisyPicker {
-    moves: MoveList,
+pub struct NoisyPicker<'m> {
+    moves: &'m mut MoveList,
     scores: [i32; 256],
     next: usize,
 }
 
-impl NoisyPicker {
-    pub fn new(moves: MoveList, tt_move: Option<Move>) -> NoisyPicker {
+impl<'m> NoisyPicker<'m> {
+    /// Orders `moves` in place as it hands them out.
+    pub fn new(moves: &'m mut MoveList, tt_move: Option<Move>) -> NoisyPicker<'m> {
         let mut scores = [0; 256];
         for (i, &m) in moves.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
@@ -459,7 +460,7 @@ impl NoisyPicker {
     }
 }
 
-impl Iterator for NoisyPicker {
+impl Iterator for NoisyPicker<'_> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {

@@ -42,7 +42,11 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
         // Evasions are few and rare here: the general generator.
         return slow_noisy_moves(pos);
     }
-    let mut moves = pos.en_passant_moves();
+    let mut moves = if pos.pseudo_legal_ep_square().is_some() {
+        pos.en_passant_moves()
+    } else {
+        MoveList::new()
+    };
     let board = pos.board();
     let us = pos.turn();
     let them = pos.them();

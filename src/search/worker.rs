@@ -481,9 +481,9 @@ impl Worker {
                     e.depth >= depth - 3 && from_table(e.score, ply as u32) < probcut_beta
                 })
             {
-                let noisy = noisy_moves(&b.pos);
+                let mut noisy = noisy_moves(&b.pos);
                 let side = b.turn();
-                for m in NoisyPicker::new(noisy, tt_move) {
+                for m in NoisyPicker::new(&mut noisy, tt_move) {
                     if see(b, m) < probcut_beta - static_eval {
                         continue;
                     }
@@ -862,9 +862,9 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        let candidates = evasions.unwrap_or_else(|| noisy_moves(&b.pos));
+        let mut candidates = evasions.unwrap_or_else(|| noisy_moves(&b.pos));
         let tt_move = tte.and_then(|e| e.best_move(&candidates));
-        let picker = NoisyPicker::new(candidates, tt_move);
+        let picker = NoisyPicker::new(&mut candidates, tt_move);
         let mut best_move = None;
         let original_alpha = alpha;
         for m in picker {
