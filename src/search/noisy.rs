@@ -36,12 +36,19 @@ fn push_capture(pos: &Chess, moves: &mut MoveList, role: Role, from: Square, to:
     });
 }
 
-/// The noisy moves: what quiescence and ProbCut search.
+/// The noisy moves of any position (in check: the noisy evasions, from shakmaty's generator).
 pub fn noisy_moves(pos: &Chess) -> MoveList {
     if pos.is_check() {
-        // Evasions are few and rare here: the general generator.
-        return slow_noisy_moves(pos);
+        slow_noisy_moves(pos)
+    } else {
+        noisy_moves_not_in_check(pos)
     }
+}
+
+/// The noisy moves of a position whose side to move is not in check: what quiescence and
+/// ProbCut search (they know already, so the check is not worked out again).
+pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
+    debug_assert!(!pos.is_check());
     let mut moves = if pos.pseudo_legal_ep_square().is_some() {
         pos.en_passant_moves()
     } else {

@@ -15,7 +15,7 @@ use super::board::SearchBoard;
 use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
-use super::noisy::noisy_moves;
+use super::noisy::noisy_moves_not_in_check;
 use super::see::{see, see_value};
 use super::tt::Tt;
 use crate::core::Bound;
@@ -481,7 +481,7 @@ impl Worker {
                     e.depth >= depth - 3 && from_table(e.score, ply as u32) < probcut_beta
                 })
             {
-                let mut noisy = noisy_moves(&b.pos);
+                let mut noisy = noisy_moves_not_in_check(&b.pos);
                 let side = b.turn();
                 for m in NoisyPicker::new(&mut noisy, tt_move) {
                     if see(b, m) < probcut_beta - static_eval {
@@ -862,7 +862,7 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        let mut candidates = evasions.unwrap_or_else(|| noisy_moves(&b.pos));
+        let mut candidates = evasions.unwrap_or_else(|| noisy_moves_not_in_check(&b.pos));
         let tt_move = tte.and_then(|e| e.best_move(&candidates));
         let picker = NoisyPicker::new(&mut candidates, tt_move);
         let mut best_move = None;
@@ -1254,7 +1254,7 @@ mod tests {
     #[test]
     fn noisy_moves_are_the_captures_and_the_queen_promotions_for_either_side() {
         let names = |fen: &str| {
-            let mut v: Vec<String> = noisy_moves(&parse_fen(fen).unwrap())
+            let mut v: Vec<String> = crate::search::noisy::noisy_moves(&parse_fen(fen).unwrap())
                 .iter()
                 .map(|m| crate::core::game::uci(*m))
                 .collect();
