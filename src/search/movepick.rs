@@ -4,6 +4,7 @@
 //! out the best remaining move (selection sort: a cut-off usually comes early, so sorting the
 //! rest would be wasted). Quiet moves are scored only when the picker reaches them.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role, Square};
 
 use super::board::SearchBoard;
@@ -277,9 +278,14 @@ pub struct Picker<'b> {
     /// The moves from `next` on are in order (see `sort_rest`).
     sorted: bool,
     moves: MoveList,
-    scores: [i32; 256],
+    /// Each move's score; once `sorted`, sort keys instead (see `sort_rest`).
+    scores: ArrayVec<i32, 256>,
     next: usize,
 }
+
+/// Bits of a sort key below the score: the move's index, so that keys are unique and equal
+/// scores keep their generation order.
+const KEY_INDEX_BITS: u32 = 8;
 
 impl<'b> Picker<'b> {
     /// `tt_move` must be legal in `b` (as `decode_move` returns it).
@@ -300,7 +306,7 @@ impl<'b> Picker<'b> {
             generated: false,
             sorted: false,
             moves: MoveList::new(),
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             next: 0,
         }
     }
@@ -316,8 +322,17 @@ impl<'b> Picker<'b> {
             self.moves.swap_remove(i);
         }
         let side = self.board.turn();
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = if is_noisy(m) {
+        // Killers and the counter move are quiet, and a quiet move is known among the legal
+        // ones by its target and origin: compare those first, the whole move only on a match.
+        let quiet_key = |m: Option<Move>| m.map_or(u16::MAX, |m| m.to() as u16);
+        let keys = [
+            quiet_key(self.killers[0]),
+            quiet_key(self.killers[1]),
+            quiet_key(self.counter),
+        ];
+        for &m in self.moves.iter() {
+            let to = m.to() as u16;
+            let score = if is_noisy(m) {
                 // Under-promotions are rarely good: with the bad captures.
                 let under = m.promotion().is_some_and(|p| p != Role::Queen);
                 // Good until its exchange is looked at (lazily, in `next`).
@@ -327,44 +342,49 @@ impl<'b> Picker<'b> {
                 } else {
                     GOOD_NOISY_BAND + key
                 }
-            } else if Some(m) == self.killers[0] {
+            } else if to == keys[0] && Some(m) == self.killers[0] {
                 KILLER_BAND + 1
-            } else if Some(m) == self.killers[1] {
+            } else if to == keys[1] && Some(m) == self.killers[1] {
                 KILLER_BAND
-            } else if Some(m) == self.counter {
+            } else if to == keys[2] && Some(m) == self.counter {
                 COUNTER_BAND
             } else {
                 QUIET_PENDING
             };
+            self.scores.push(score);
         }
     }
 
     /// Sorts the moves not yet handed out by score, best first, keeping equals in their order.
+    /// The moves stay where they are; each score becomes a key (the score above, the move's
+    /// index below, so that keys are unique and equal scores keep their order) and the keys
+    /// are sorted.
     fn sort_rest(&mut self) {
-        let n = self.moves.len();
-        for i in self.next + 1..n {
-            let (m, s) = (self.moves[i], self.scores[i]);
-            let mut j = i;
-            while j > self.next && self.scores[j - 1] < s {
-                self.moves[j] = self.moves[j - 1];
-                self.scores[j] = self.scores[j - 1];
-                j -= 1;
+        // Moves skipped already are dropped (their keys, that is).
+        let mut kept = self.next;
+        for i in self.next..self.moves.len() {
+            let s = self.scores[i];
+            if s != SKIPPED {
+                debug_assert!(s.unsigned_abs() < 1 << (31 - KEY_INDEX_BITS));
+                self.scores[kept] = (s << KEY_INDEX_BITS) | (255 - i) as i32;
+                kept += 1;
             }
-            self.moves[j] = m;
-            self.scores[j] = s;
         }
+        self.scores.truncate(kept);
+        self.scores[self.next..].sort_unstable_by(|a, b| b.cmp(a));
         self.sorted = true;
     }
 
     /// The next move once the rest is sorted.
     fn next_sorted(&mut self, skip_quiets: bool) -> Option<(Move, Stage)> {
-        while self.next < self.moves.len() {
-            let (m, s) = (self.moves[self.next], self.scores[self.next]);
+        while self.next < self.scores.len() {
+            let key = self.scores[self.next];
+            let m = self.moves[255 - (key & 255) as usize];
             self.next += 1;
             if skip_quiets && !is_noisy(m) {
                 continue;
             }
-            return Some((m, Stage::of(s)));
+            return Some((m, Stage::of(key >> KEY_INDEX_BITS)));
         }
         None
     }
@@ -437,21 +457,23 @@ impl<'b> Picker<'b> {
 /// victim first.
 pub struct NoisyPicker<'m> {
     moves: &'m mut MoveList,
-    scores: [i32; 256],
+    scores: ArrayVec<i32, 256>,
     next: usize,
 }
 
 impl<'m> NoisyPicker<'m> {
     /// Orders `moves` in place as it hands them out.
     pub fn new(moves: &'m mut MoveList, tt_move: Option<Move>) -> NoisyPicker<'m> {
-        let mut scores = [0; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
-                TT_BAND
-            } else {
-                capture_key(m)
-            };
-        }
+        let scores = moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    TT_BAND
+                } else {
+                    capture_key(m)
+                }
+            })
+            .collect();
         NoisyPicker {
             moves,
             scores,
