@@ -271,6 +271,8 @@ struct Attacks {
 /// king (units and attackers, from `pieces`).
 struct Info {
     occupied: Bitboard,
+    /// Each side's king (boards without one are evaluated too, in tests and tools).
+    kings: [Option<Square>; 2],
     attacks: [Attacks; 2],
     king_units: [i32; 2],
     king_attackers: [i32; 2],
@@ -279,23 +281,45 @@ struct Info {
 impl Info {
     fn new(board: &Board) -> Info {
         let mut attacks = [Attacks::default(); 2];
+        let mut kings = [None; 2];
         for color in [Color::White, Color::Black] {
             let a = &mut attacks[ci(color)];
-            for sq in board.pawns() & board.by_color(color) {
-                a.pawns |= pawn_attacks(color, sq);
-            }
+            a.pawns = pawn_attacks_of(color, board.pawns() & board.by_color(color));
             a.all = a.pawns;
-            if let Some(k) = board.king_of(color) {
+            kings[ci(color)] = (board.kings() & board.by_color(color)).first();
+            if let Some(k) = kings[ci(color)] {
                 a.all |= king_attacks(k);
             }
         }
         Info {
             occupied: board.occupied(),
+            kings,
             attacks,
             king_units: [0; 2],
             king_attackers: [0; 2],
         }
     }
+}
+
+/// Every square a set of `color`'s pawns attacks (shifts of the whole set at once).
+fn pawn_attacks_of(color: Color, pawns: Bitboard) -> Bitboard {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    let p = u64::from(pawns);
+    Bitboard(if color == Color::White {
+        ((p & NOT_A) << 7) | ((p & NOT_H) << 9)
+    } else {
+        ((p & NOT_A) >> 9) | ((p & NOT_H) >> 7)
+    })
+}
+
+/// The files (bit n for file n) a set of squares touches.
+fn files_of(bb: Bitboard) -> u32 {
+    let mut x = u64::from(bb);
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    (x & 0xff) as u32
 }
 
 fn sign_of(color: Color) -> i32 {
@@ -371,7 +395,7 @@ fn pieces<T: EvalTrace>(
     let us = board.by_color(color);
     let them = board.by_color(!color);
     let their_pawn_attacks = info.attacks[ci(!color)].pawns;
-    let king_zone = board.king_of(!color).map_or(Bitboard::EMPTY, |k| {
+    let king_zone = info.kings[ci(!color)].map_or(Bitboard::EMPTY, |k| {
         king_attacks(k) | Bitboard::from_square(k)
     });
     let our_pawns = board.pawns() & us;
@@ -469,46 +493,54 @@ fn king_attack<T: EvalTrace>(color: Color, t: &Terms, info: &Info, trace: &mut T
 }
 
 /// The pawn shield in front of `color`'s king on its first two ranks, and enemy pawns storming it.
-fn king_shelter<T: EvalTrace>(board: &Board, color: Color, t: &Terms, trace: &mut T) -> S {
+fn king_shelter<T: EvalTrace>(
+    board: &Board,
+    color: Color,
+    t: &Terms,
+    info: &Info,
+    trace: &mut T,
+) -> S {
     let sign = sign_of(color);
-    let Some(k) = board.king_of(color) else {
+    let Some(k) = info.kings[ci(color)] else {
         return S::default();
     };
     if rel_rank(color, k) > 1 {
         return S::default();
     }
-    let ours = board.pawns() & board.by_color(color);
-    let theirs = board.pawns() & board.by_color(!color);
-    let mut s = S::default();
-    let kf = k.file();
-    for f in [kf.offset(-1), Some(kf), kf.offset(1)]
-        .into_iter()
-        .flatten()
-    {
-        let file = Bitboard::from_file(f);
-        let rank_of = |n: i32| {
-            let r = if color == Color::White {
-                k.rank().offset(n)
-            } else {
-                k.rank().offset(-n)
-            };
-            r.map_or(Bitboard::EMPTY, Bitboard::from_rank)
-        };
-        if (ours & file & rank_of(1)).any() {
-            s += t.shield_near;
-            trace.count(param::SHIELD_NEAR, sign);
-        } else if (ours & file & rank_of(2)).any() {
-            s += t.shield_far;
-            trace.count(param::SHIELD_FAR, sign);
+    // The king's file and its neighbours, and the ranks 1, 2 and 3 ahead of the king.
+    let files = Bitboard::from_file(k.file()) | adjacent_files(k.file());
+    let ours = board.pawns() & board.by_color(color) & files;
+    let theirs = board.pawns() & board.by_color(!color) & files;
+    let rank_ahead = |n: i32| {
+        let r = if color == Color::White {
+            k.rank().offset(n)
         } else {
-            s += t.shield_missing;
-            trace.count(param::SHIELD_MISSING, sign);
-        }
-        if (theirs & file & (rank_of(2) | rank_of(3))).any() {
-            s += t.storm;
-            trace.count(param::STORM, sign);
-        }
-    }
+            k.rank().offset(-n)
+        };
+        r.map_or(Bitboard::EMPTY, Bitboard::from_rank)
+    };
+    let (r1, r2, r3) = (rank_ahead(1), rank_ahead(2), rank_ahead(3));
+    // Per file: a pawn one rank ahead (near), else two ranks ahead (far), else none (missing);
+    // an enemy pawn two or three ranks ahead storms.
+    let near = files_of(ours & r1);
+    let far = files_of(ours & r2) & !near;
+    let near_n = near.count_ones() as i32;
+    let far_n = far.count_ones() as i32;
+    let file_n = if matches!(k.file(), File::A | File::H) {
+        2
+    } else {
+        3
+    };
+    let missing_n = file_n - near_n - far_n;
+    let storm_n = files_of(theirs & (r2 | r3)).count_ones() as i32;
+    let s = t.shield_near * near_n
+        + t.shield_far * far_n
+        + t.shield_missing * missing_n
+        + t.storm * storm_n;
+    trace.count(param::SHIELD_NEAR, sign * near_n);
+    trace.count(param::SHIELD_FAR, sign * far_n);
+    trace.count(param::SHIELD_MISSING, sign * missing_n);
+    trace.count(param::STORM, sign * storm_n);
     trace.add("king shelter", s * sign);
     s * sign
 }
@@ -542,7 +574,6 @@ fn threats<T: EvalTrace>(board: &Board, color: Color, t: &Terms, info: &Info, tr
 /// `color`'s passed pawns beyond their cached rank bonus: a free path, and the kings' distances to
 /// the square in front (these depend on the pieces, so they are not cached).
 fn passed<T: EvalTrace>(
-    board: &Board,
     color: Color,
     entry: &PawnEntry,
     t: &Terms,
@@ -563,7 +594,7 @@ fn passed<T: EvalTrace>(
             sq.offset(-8)
         };
         if let (Some(stop), Some(ok), Some(tk)) =
-            (stop, board.king_of(color), board.king_of(!color))
+            (stop, info.kings[ci(color)], info.kings[ci(!color)])
         {
             let d = tk.distance(stop) as i32 - ok.distance(stop) as i32;
             s += t.passed_king_distance[rank] * d;
@@ -608,13 +639,13 @@ pub fn evaluate<T: EvalTrace>(
     }
     for color in [Color::White, Color::Black] {
         score += king_attack(color, t, &info, trace);
-        score += king_shelter(board, color, t, trace);
+        score += king_shelter(board, color, t, &info, trace);
     }
     for color in [Color::White, Color::Black] {
         score += threats(board, color, t, &info, trace);
     }
     for color in [Color::White, Color::Black] {
-        score += passed(board, color, &entry, t, &info, trace);
+        score += passed(color, &entry, t, &info, trace);
     }
 
     let tempo = if turn == Color::White {
@@ -653,6 +684,98 @@ mod tests {
             rank = next;
         }
         bb
+    }
+
+    #[test]
+    fn pawn_attacks_of_a_set_are_the_union_of_each_pawns_attacks() {
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..2000 {
+            // xorshift: pawn sets of every density, edge files included.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let set = Bitboard(x & x.rotate_left(21));
+            for color in [Color::White, Color::Black] {
+                let mut union = Bitboard::EMPTY;
+                for sq in set {
+                    union |= pawn_attacks(color, sq);
+                }
+                assert_eq!(pawn_attacks_of(color, set), union, "{color:?} {set:?}");
+            }
+        }
+    }
+
+    /// The shelter by its definition, file by file: (near, far, missing, storm) counts.
+    fn shelter_counts_by_walk(board: &Board, color: Color) -> Option<[i32; 4]> {
+        let k = board.king_of(color)?;
+        if rel_rank(color, k) > 1 {
+            return None;
+        }
+        let dir = if color == Color::White { 1 } else { -1 };
+        let pawn_at = |c: Color, f: File, n: i32| {
+            k.rank().offset(dir * n).is_some_and(|r| {
+                board.piece_at(Square::from_coords(f, r))
+                    == Some(Piece {
+                        color: c,
+                        role: Role::Pawn,
+                    })
+            })
+        };
+        let mut counts = [0; 4];
+        for f in [k.file().offset(-1), Some(k.file()), k.file().offset(1)]
+            .into_iter()
+            .flatten()
+        {
+            if pawn_at(color, f, 1) {
+                counts[0] += 1;
+            } else if pawn_at(color, f, 2) {
+                counts[1] += 1;
+            } else {
+                counts[2] += 1;
+            }
+            if pawn_at(!color, f, 2) || pawn_at(!color, f, 3) {
+                counts[3] += 1;
+            }
+        }
+        Some(counts)
+    }
+
+    #[test]
+    fn the_king_shelter_matches_a_file_by_file_walk() {
+        let text = [
+            include_str!("../../tests/data/standard.epd"),
+            include_str!("../../tests/data/cpw.epd"),
+        ]
+        .concat();
+        let t = &TERMS;
+        let mut sheltered = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let fen = line.split(';').next().unwrap().trim();
+            let Ok(pos) = crate::core::game::parse_fen(fen) else {
+                continue;
+            };
+            let board = shakmaty::Position::board(&pos);
+            let info = Info::new(board);
+            for color in [Color::White, Color::Black] {
+                let got = king_shelter(board, color, t, &info, &mut NoEvalTrace);
+                let want = match shelter_counts_by_walk(board, color) {
+                    None => S::default(),
+                    Some([near, far, missing, storm]) => {
+                        sheltered += 1;
+                        (t.shield_near * near
+                            + t.shield_far * far
+                            + t.shield_missing * missing
+                            + t.storm * storm)
+                            * sign_of(color)
+                    }
+                };
+                assert_eq!(got, want, "{fen} {color:?}");
+            }
+        }
+        assert!(sheltered > 100, "{sheltered}");
     }
 
     #[test]
