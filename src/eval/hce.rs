@@ -338,7 +338,9 @@ fn endgame_scale(board: &Board, eg: i32, t: &Terms) -> i32 {
             + count(c, board.queens()) * 9
     };
     // No pawns and at most a minor piece more: hard to win.
-    if count(strong, board.pawns()) == 0 && minors_majors(strong) - minors_majors(weak) <= 3 {
+    if (board.pawns() & board.by_color(strong)).is_empty()
+        && minors_majors(strong) - minors_majors(weak) <= 3
+    {
         return if minors_majors(strong) <= 3 {
             t.scale_bare_minor
         } else {
@@ -349,7 +351,8 @@ fn endgame_scale(board: &Board, eg: i32, t: &Terms) -> i32 {
     let wb = board.bishops() & board.white();
     let bb = board.bishops() & board.black();
     let others = board.knights() | board.rooks() | board.queens();
-    if wb.count() == 1 && bb.count() == 1 && others.is_empty() {
+    let single = |b: Bitboard| b.any() && !b.more_than_one();
+    if others.is_empty() && single(wb) && single(bb) {
         let light = |b: Bitboard| b.first().is_some_and(|s| s.is_light());
         if light(wb) != light(bb) {
             return t.scale_opposite_bishops;
@@ -554,11 +557,13 @@ fn threats<T: EvalTrace>(board: &Board, color: Color, t: &Terms, info: &Info, tr
     let them = board.by_color(!color);
     let pieces = them & !board.pawns() & !board.kings();
     let majors = them & (board.rooks() | board.queens());
+    // Mostly empty sets: skip their (software, in the portable build) popcounts.
+    let count = |b: Bitboard| if b.any() { b.count() as i32 } else { 0 };
     let counts = [
-        (a.pawns & pieces).count() as i32,
-        (a.minors & majors).count() as i32,
-        (a.rooks & them & board.queens()).count() as i32,
-        (a.all & pieces & !defended).count() as i32,
+        count(a.pawns & pieces),
+        count(a.minors & majors),
+        count(a.rooks & them & board.queens()),
+        count(a.all & pieces & !defended),
     ];
     let mut s = t.threat_by_pawn * counts[0];
     s += t.threat_by_minor * counts[1];

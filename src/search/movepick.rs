@@ -464,21 +464,19 @@ pub struct NoisyPicker<'m> {
 impl<'m> NoisyPicker<'m> {
     /// Orders `moves` in place as it hands them out.
     pub fn new(moves: &'m mut MoveList, tt_move: Option<Move>) -> NoisyPicker<'m> {
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    TT_BAND
-                } else {
-                    capture_key(m)
-                }
-            })
-            .collect();
-        NoisyPicker {
+        let mut picker = NoisyPicker {
             moves,
-            scores,
+            scores: ArrayVec::new(),
             next: 0,
+        };
+        for &m in picker.moves.iter() {
+            picker.scores.push(if Some(m) == tt_move {
+                TT_BAND
+            } else {
+                capture_key(m)
+            });
         }
+        picker
     }
 }
 

@@ -41,25 +41,26 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
     if pos.is_check() {
         slow_noisy_moves(pos)
     } else {
-        noisy_moves_not_in_check(pos)
+        let mut moves = MoveList::new();
+        noisy_moves_not_in_check(pos, &mut moves);
+        moves
     }
 }
 
 /// The noisy moves of a position whose side to move is not in check: what quiescence and
 /// ProbCut search (they know already, so the check is not worked out again).
-pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
-    debug_assert!(!pos.is_check());
-    let mut moves = if pos.pseudo_legal_ep_square().is_some() {
-        pos.en_passant_moves()
-    } else {
-        MoveList::new()
-    };
+/// They are added to `moves` (empty: the caller owns the list, so that it is not copied).
+pub fn noisy_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
+    debug_assert!(!pos.is_check() && moves.is_empty());
+    if pos.pseudo_legal_ep_square().is_some() {
+        moves.extend(pos.en_passant_moves());
+    }
     let board = pos.board();
     let us = pos.turn();
     let them = pos.them();
     let occupied = board.occupied();
     let Some(king) = board.king_of(us) else {
-        return moves;
+        return;
     };
     let pinned = pinned(pos, king);
     let legal = |from: Square, to: Square| !pinned.contains(from) || aligned(from, to, king);
@@ -103,7 +104,7 @@ pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
                         });
                     }
                 } else {
-                    push_capture(pos, &mut moves, Role::Pawn, from, to);
+                    push_capture(pos, moves, Role::Pawn, from, to);
                 }
             }
         }
@@ -119,7 +120,7 @@ pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
             };
             for to in attacks & them {
                 if legal(from, to) {
-                    push_capture(pos, &mut moves, role, from, to);
+                    push_capture(pos, moves, role, from, to);
                 }
             }
         }
@@ -128,7 +129,7 @@ pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
     // shields no square from a slider).
     for to in king_attacks(king) & them {
         if board.attacks_to(to, !us, occupied).is_empty() {
-            push_capture(pos, &mut moves, Role::King, king, to);
+            push_capture(pos, moves, Role::King, king, to);
         }
     }
     // Queen promotions that capture nothing.
@@ -151,7 +152,6 @@ pub fn noisy_moves_not_in_check(pos: &Chess) -> MoveList {
             });
         }
     }
-    moves
 }
 
 /// The same moves from shakmaty's generators: the reference, and the way out of check.

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Move, MoveList, Position};
 
 use super::board::SearchBoard;
 use super::movepick::{
@@ -481,7 +481,8 @@ impl Worker {
                     e.depth >= depth - 3 && from_table(e.score, ply as u32) < probcut_beta
                 })
             {
-                let mut noisy = noisy_moves_not_in_check(&b.pos);
+                let mut noisy = MoveList::new();
+                noisy_moves_not_in_check(&b.pos, &mut noisy);
                 let side = b.turn();
                 for m in NoisyPicker::new(&mut noisy, tt_move) {
                     if see(b, m) < probcut_beta - static_eval {
@@ -862,7 +863,11 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        let mut candidates = evasions.unwrap_or_else(|| noisy_moves_not_in_check(&b.pos));
+        let mut candidates = MoveList::new();
+        match evasions {
+            Some(moves) => candidates = moves,
+            None => noisy_moves_not_in_check(&b.pos, &mut candidates),
+        }
         let tt_move = tte.and_then(|e| e.best_move(&candidates));
         let picker = NoisyPicker::new(&mut candidates, tt_move);
         let mut best_move = None;
