@@ -403,50 +403,21 @@ fn pieces<T: EvalTrace>(
     });
     let our_pawns = board.pawns() & us;
     let their_pawns = board.pawns() & them;
+    let ctx = PieceCtx {
+        color,
+        sign,
+        us,
+        not_safe: us | their_pawn_attacks,
+        king_zone,
+        our_pawns,
+        pawns: our_pawns | their_pawns,
+    };
     let (mut mobility, mut files) = (S::default(), S::default());
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .into_iter()
-        .enumerate()
-    {
-        for sq in board.by_role(role) & us {
-            let att = match role {
-                Role::Knight => knight_attacks(sq),
-                Role::Bishop => bishop_attacks(sq, info.occupied),
-                Role::Rook => rook_attacks(sq, info.occupied),
-                _ => bishop_attacks(sq, info.occupied) | rook_attacks(sq, info.occupied),
-            };
-            let a = &mut info.attacks[ci(color)];
-            a.all |= att;
-            match role {
-                Role::Knight | Role::Bishop => a.minors |= att,
-                Role::Rook => a.rooks |= att,
-                _ => {}
-            }
-            let safe = (att & !us & !their_pawn_attacks).count() as i32;
-            mobility += t.mobility[i] * (safe - t.mobility_base[i]);
-            trace.count(param::MOBILITY + i, sign * (safe - t.mobility_base[i]));
-            let zone_hits = (att & king_zone).count() as i32;
-            if zone_hits > 0 {
-                info.king_attackers[ci(color)] += 1;
-                info.king_units[ci(color)] += t.king_attack_weight[i] * zone_hits;
-            }
-            if matches!(role, Role::Rook | Role::Queen) {
-                let file = Bitboard::from_file(sq.file());
-                let (open, half, open_param) = if role == Role::Rook {
-                    (t.rook_open, t.rook_half_open, param::ROOK_OPEN)
-                } else {
-                    (t.queen_open, t.queen_half_open, param::QUEEN_OPEN)
-                };
-                if (file & (our_pawns | their_pawns)).is_empty() {
-                    files += open;
-                    trace.count(open_param, sign);
-                } else if (file & our_pawns).is_empty() {
-                    files += half;
-                    trace.count(open_param + 1, sign);
-                }
-            }
-        }
-    }
+    // One pass per kind of piece, each compiled for its kind (no dispatch per piece).
+    piece_kind::<0, T>(board, &ctx, t, info, &mut mobility, &mut files, trace);
+    piece_kind::<1, T>(board, &ctx, t, info, &mut mobility, &mut files, trace);
+    piece_kind::<2, T>(board, &ctx, t, info, &mut mobility, &mut files, trace);
+    piece_kind::<3, T>(board, &ctx, t, info, &mut mobility, &mut files, trace);
     trace.add("mobility", mobility * sign);
     trace.add("open files", files * sign);
     let mut score = (mobility + files) * sign;
@@ -456,6 +427,71 @@ fn pieces<T: EvalTrace>(
         score += t.bishop_pair * sign;
     }
     score
+}
+
+/// What `pieces` works out once for all of one side's pieces.
+struct PieceCtx {
+    color: Color,
+    sign: i32,
+    us: Bitboard,
+    /// Squares that do not count for mobility: our own pieces, and where enemy pawns attack.
+    not_safe: Bitboard,
+    king_zone: Bitboard,
+    our_pawns: Bitboard,
+    pawns: Bitboard,
+}
+
+/// The pieces of one kind (`I`: 0 knights, 1 bishops, 2 rooks, 3 queens) for `pieces`.
+#[inline(always)]
+fn piece_kind<const I: usize, T: EvalTrace>(
+    board: &Board,
+    ctx: &PieceCtx,
+    t: &Terms,
+    info: &mut Info,
+    mobility: &mut S,
+    files: &mut S,
+    trace: &mut T,
+) {
+    let role = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen][I];
+    let c = ci(ctx.color);
+    for sq in board.by_role(role) & ctx.us {
+        let att = match I {
+            0 => knight_attacks(sq),
+            1 => bishop_attacks(sq, info.occupied),
+            2 => rook_attacks(sq, info.occupied),
+            _ => bishop_attacks(sq, info.occupied) | rook_attacks(sq, info.occupied),
+        };
+        let a = &mut info.attacks[c];
+        a.all |= att;
+        match I {
+            0 | 1 => a.minors |= att,
+            2 => a.rooks |= att,
+            _ => {}
+        }
+        let safe = (att & !ctx.not_safe).count() as i32;
+        *mobility += t.mobility[I] * (safe - t.mobility_base[I]);
+        trace.count(param::MOBILITY + I, ctx.sign * (safe - t.mobility_base[I]));
+        let zone_hits = (att & ctx.king_zone).count() as i32;
+        if zone_hits > 0 {
+            info.king_attackers[c] += 1;
+            info.king_units[c] += t.king_attack_weight[I] * zone_hits;
+        }
+        if I >= 2 {
+            let file = Bitboard::from_file(sq.file());
+            let (open, half, open_param) = if I == 2 {
+                (t.rook_open, t.rook_half_open, param::ROOK_OPEN)
+            } else {
+                (t.queen_open, t.queen_half_open, param::QUEEN_OPEN)
+            };
+            if (file & ctx.pawns).is_empty() {
+                *files += open;
+                trace.count(open_param, ctx.sign);
+            } else if (file & ctx.our_pawns).is_empty() {
+                *files += half;
+                trace.count(open_param + 1, ctx.sign);
+            }
+        }
+    }
 }
 
 /// `color`'s attack on the enemy king: counted only when two pieces join in, growing with the
