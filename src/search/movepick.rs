@@ -20,6 +20,21 @@ pub fn piece_to(side: Color, m: Move) -> usize {
     (side as usize * 6 + m.role() as usize - 1) * 64 + m.to() as usize
 }
 
+/// A move's piece, origin and target in one look at it (a drop's origin is its target).
+#[inline]
+fn role_from_to(m: Move) -> (Role, Square, Square) {
+    match m {
+        Move::Normal { role, from, to, .. } => (role, from, to),
+        Move::EnPassant { from, to } => (Role::Pawn, from, to),
+        Move::Castle { king, rook } => (Role::King, king, rook),
+        Move::Put { role, to } => (role, to, to),
+    }
+}
+
+/// The continuation-history row of a missing context (after a null move, near the root):
+/// all zeros, never updated, so that a score needs no test for it.
+const NO_CONTEXT: usize = 768;
+
 /// The piece-to indices of the moves one and two plies before a node (`None` after a null
 /// move or at the root): the context of its continuation histories.
 pub type Context = [Option<usize>; 2];
@@ -77,7 +92,7 @@ impl Histories {
     pub fn new(max_ply: usize) -> Histories {
         Histories {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
-            continuation: vec![[0; 768]; 768].into_boxed_slice(),
+            continuation: vec![[0; 768]; NO_CONTEXT + 1].into_boxed_slice(),
             capture: vec![[0; 6]; 768].into_boxed_slice(),
             killers: vec![[None; 2]; max_ply + 2],
             counter: Box::new([[[None; 64]; 7]; 2]),
@@ -140,12 +155,11 @@ impl Histories {
     /// What the histories say of a quiet move in its context: butterfly plus both
     /// continuation histories.
     pub fn quiet_score(&self, side: Color, m: Move, context: Context) -> i32 {
-        let pt = piece_to(side, m);
-        let mut score = self.butterfly_score(side, m);
-        for c in context.into_iter().flatten() {
-            score += self.continuation[c][pt];
-        }
-        score
+        let (role, from, to) = role_from_to(m);
+        let pt = (side as usize * 6 + role as usize - 1) * 64 + to as usize;
+        self.butterfly[side as usize][from as usize][to as usize]
+            + self.continuation[context[0].unwrap_or(NO_CONTEXT)][pt]
+            + self.continuation[context[1].unwrap_or(NO_CONTEXT)][pt]
     }
 
     /// Rewards (positive `bonus`) or punishes a quiet move in every history it has.
@@ -618,6 +632,9 @@ mod tests {
             h.quiet_score(Color::White, m, [None, None]),
             h.butterfly_score(Color::White, m)
         );
+        // Updates without a context leave the empty context's row alone.
+        h.update_quiet(Color::White, m, [None, None], 1200);
+        assert!(h.continuation[NO_CONTEXT].iter().all(|&x| x == 0));
     }
 
     fn first_move() -> Move {
