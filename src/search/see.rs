@@ -2,7 +2,7 @@
 //! target square with their least valuable piece, each free to stop when going on would lose.
 //! Pieces behind the capturers (x-rays) join as the square's attackers move away.
 
-use shakmaty::{Bitboard, Board, Color, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Move, Position, Role, Square, attacks};
 
 use super::board::SearchBoard;
 
@@ -17,14 +17,27 @@ pub const fn see_value(role: Role) -> i32 {
     }
 }
 
+/// Every piece of either side attacking `sq` through `occupied` (pieces off `occupied` have been
+/// exchanged already and attack nothing).
 fn attackers(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
-    (board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied))
+    let diagonal = board.bishops() | board.queens();
+    let straight = board.rooks() | board.queens();
+    let pawns = board.pawns();
+    ((attacks::bishop_attacks(sq, occupied) & diagonal)
+        | (attacks::rook_attacks(sq, occupied) & straight)
+        | (attacks::knight_attacks(sq) & board.knights())
+        | (attacks::king_attacks(sq) & board.kings())
+        | (attacks::pawn_attacks(Color::White, sq) & pawns & board.black())
+        | (attacks::pawn_attacks(Color::Black, sq) & pawns & board.white()))
         & occupied
 }
 
 /// The least valuable of `color`'s pieces among `attackers`.
 fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(Square, Role)> {
     let ours = attackers & board.by_color(color);
+    if ours.is_empty() {
+        return None;
+    }
     [
         Role::Pawn,
         Role::Knight,
@@ -63,19 +76,21 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
         None => see_value(m.role()),
     };
     occupied.discard(from);
+    // The attackers are found once; when a piece leaves, only the sliders behind it on its line
+    // through the target square can join (x-rays), so only that line's sliders are looked up.
+    let diagonal = board.bishops() | board.queens();
+    let straight = board.rooks() | board.queens();
+    let mut atts = attackers(board, to, occupied);
+    let promotion_rank = matches!(u32::from(to.rank()), 0 | 7);
     let mut side = !b.pos.turn();
     let mut d = 0;
-    loop {
-        let atts = attackers(board, to, occupied);
-        let Some((sq, role)) = least_valuable(board, atts, side) else {
-            break;
-        };
+    while let Some((sq, role)) = least_valuable(board, atts, side) {
         // A king may only recapture if nothing can take it back.
         if role == Role::King && (atts & board.by_color(!side)).any() {
             break;
         }
         // A pawn recapturing on the last rank promotes: it gains the difference and is a queen.
-        let promotes = role == Role::Pawn && matches!(u32::from(to.rank()), 0 | 7);
+        let promotes = role == Role::Pawn && promotion_rank;
         let promotion_gain = if promotes {
             see_value(Role::Queen) - see_value(Role::Pawn)
         } else {
@@ -87,6 +102,12 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
             break;
         }
         occupied.discard(sq);
+        atts.discard(sq);
+        if sq.file() == to.file() || sq.rank() == to.rank() {
+            atts |= attacks::rook_attacks(to, occupied) & straight & occupied;
+        } else if role != Role::Knight {
+            atts |= attacks::bishop_attacks(to, occupied) & diagonal & occupied;
+        }
         on_square = if promotes {
             see_value(Role::Queen)
         } else {
@@ -105,6 +126,130 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
 mod tests {
     use super::*;
     use crate::core::game::{parse_fen, parse_move};
+
+    fn attackers(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
+        (board.attacks_to(sq, Color::White, occupied)
+            | board.attacks_to(sq, Color::Black, occupied))
+            & occupied
+    }
+
+    /// The least valuable of `color`'s pieces among `attackers`.
+    fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(Square, Role)> {
+        let ours = attackers & board.by_color(color);
+        [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ]
+        .into_iter()
+        .find_map(|role| (ours & board.by_role(role)).first().map(|sq| (sq, role)))
+    }
+
+    /// The first version, kept as the reference: every attacker looked up again after each
+    /// capture. The material the side to move gains by `m` and the exchange that follows (negative: loses).
+    /// Castling scores 0.
+    pub fn slow_see(b: &SearchBoard, m: Move) -> i32 {
+        let board = b.pos.board();
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            _ => return 0,
+        };
+        let mut occupied = board.occupied();
+        let mut gain = [0i32; 32];
+        gain[0] = match m {
+            Move::EnPassant { .. } => {
+                occupied.discard(Square::from_coords(to.file(), from.rank()));
+                see_value(Role::Pawn)
+            }
+            _ => m.capture().map_or(0, see_value),
+        };
+        // The value now standing on the target square, which the next capture wins.
+        let mut on_square = match m.promotion() {
+            Some(p) => {
+                gain[0] += see_value(p) - see_value(Role::Pawn);
+                see_value(p)
+            }
+            None => see_value(m.role()),
+        };
+        occupied.discard(from);
+        let mut side = !b.pos.turn();
+        let mut d = 0;
+        loop {
+            let atts = attackers(board, to, occupied);
+            let Some((sq, role)) = least_valuable(board, atts, side) else {
+                break;
+            };
+            // A king may only recapture if nothing can take it back.
+            if role == Role::King && (atts & board.by_color(!side)).any() {
+                break;
+            }
+            // A pawn recapturing on the last rank promotes: it gains the difference and is a queen.
+            let promotes = role == Role::Pawn && matches!(u32::from(to.rank()), 0 | 7);
+            let promotion_gain = if promotes {
+                see_value(Role::Queen) - see_value(Role::Pawn)
+            } else {
+                0
+            };
+            d += 1;
+            gain[d] = on_square + promotion_gain - gain[d - 1];
+            if d == gain.len() - 1 {
+                break;
+            }
+            occupied.discard(sq);
+            on_square = if promotes {
+                see_value(Role::Queen)
+            } else {
+                see_value(role)
+            };
+            side = !side;
+        }
+        while d > 0 {
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
+        }
+        gain[0]
+    }
+
+    /// The same exchange value both ways for every move of the positions a few plies from
+    /// the perft and SEE test positions.
+    #[test]
+    fn see_matches_the_reference_on_every_move() {
+        let text = [
+            include_str!("../../tests/data/standard.epd"),
+            include_str!("../../tests/data/cpw.epd"),
+            include_str!("../../tests/data/see.epd"),
+        ]
+        .concat();
+        let mut checked = 0;
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let fen = line.split(';').next().unwrap().trim();
+            let Ok(root) = parse_fen(fen) else { continue };
+            let mut frontier = vec![root];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for pos in &frontier {
+                    let b = SearchBoard::new(pos.clone());
+                    for m in pos.legal_moves() {
+                        assert_eq!(see(&b, m), slow_see(&b, m), "{fen} {m}");
+                        checked += 1;
+                    }
+                    for m in pos.legal_moves().iter().take(8) {
+                        let mut child = pos.clone();
+                        child.play_unchecked(*m);
+                        next.push(child);
+                    }
+                }
+                frontier = next;
+            }
+        }
+        assert!(checked > 100_000, "{checked}");
+    }
 
     #[test]
     fn see_suite() {
