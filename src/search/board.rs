@@ -21,6 +21,9 @@ pub struct SearchBoard {
     /// Zobrist keys of parts of the board, for the correction histories: the pawns, then
     /// White's and Black's other pieces.
     pub part_keys: [u64; 3],
+    /// The en passant part of `hash` (0 without a legal en passant capture), so that the next
+    /// move does not work it out again.
+    ep_key: u64,
 }
 
 /// The part of `part_keys` a piece belongs to.
@@ -70,6 +73,7 @@ impl SearchBoard {
             psq,
             phase,
             part_keys: part_keys_full(&pos),
+            ep_key: z_ep(&pos),
             pos,
         }
     }
@@ -82,7 +86,7 @@ impl SearchBoard {
     pub fn play(&self, m: Move) -> SearchBoard {
         let us = self.pos.turn();
         let them = !us;
-        let mut hash = self.hash ^ z_castling(&self.pos) ^ z_ep(&self.pos);
+        let mut hash = self.hash ^ self.ep_key;
         let mut score = self.psq;
         let mut phase = self.phase;
         let mut part_keys = self.part_keys;
@@ -189,13 +193,19 @@ impl SearchBoard {
         }
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
-        hash ^= z_castling(&pos) ^ z_ep(&pos) ^ Zobrist64::zobrist_for_white_turn().0;
+        // Castling rights change seldom: their keys only when they do.
+        if pos.castles().castling_rights() != self.pos.castles().castling_rights() {
+            hash ^= z_castling(&self.pos) ^ z_castling(&pos);
+        }
+        let ep_key = z_ep(&pos);
+        hash ^= ep_key ^ Zobrist64::zobrist_for_white_turn().0;
         let next = SearchBoard {
             pos,
             hash,
             psq: score,
             phase,
             part_keys,
+            ep_key,
         };
         next.debug_check();
         next
@@ -204,13 +214,14 @@ impl SearchBoard {
     /// The position with the turn passed ("null move"), or `None` when in check.
     pub fn play_null(&self) -> Option<SearchBoard> {
         let pos = self.pos.clone().swap_turn().ok()?;
-        let hash = self.hash ^ z_ep(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
+        let hash = self.hash ^ self.ep_key ^ Zobrist64::zobrist_for_white_turn().0;
         let next = SearchBoard {
             pos,
             hash,
             psq: self.psq,
             phase: self.phase,
             part_keys: self.part_keys,
+            ep_key: 0,
         };
         next.debug_check();
         Some(next)
@@ -219,6 +230,7 @@ impl SearchBoard {
     /// Debug builds: the incremental state equals a full recomputation.
     fn debug_check(&self) {
         debug_assert_eq!(self.hash, hash(&self.pos), "incremental hash");
+        debug_assert_eq!(self.ep_key, z_ep(&self.pos), "en passant key");
         debug_assert_eq!(
             self.part_keys,
             part_keys_full(&self.pos),
@@ -253,6 +265,7 @@ mod tests {
     /// Walks every line of the tree to `depth`, checking incremental state at each node.
     fn walk(b: &SearchBoard, depth: u32) -> u64 {
         assert_eq!(b.hash, hash(&b.pos));
+        assert_eq!(b.ep_key, z_ep(&b.pos));
         assert_eq!((b.psq, b.phase), psq_full(b.pos.board()));
         if depth == 0 {
             return 1;
