@@ -653,12 +653,13 @@ impl Worker {
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
             self.hashes.push(child.hash);
-            // Step 10d. Check extension (unless the singular test extended or reduced).
+            // Step 10d. Check extension (unless the singular test extended or reduced), for
+            // checks that do not lose material: a check that hangs a piece is seldom worth a ply.
             let new_depth = depth - 1
                 + if extension != 0 {
                     extension
                 } else {
-                    i32::from(gives_check)
+                    i32::from(gives_check && stage != Stage::BadNoisy && (!quiet || see(b, m) >= 0))
                 };
 
             let mut v;
