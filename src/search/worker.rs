@@ -653,13 +653,12 @@ impl Worker {
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
             self.hashes.push(child.hash);
-            // Step 10d. Check extension (unless the singular test extended or reduced), for
-            // checks that do not lose material: a check that hangs a piece is seldom worth a ply.
+            // Step 10d. Check extension (unless the singular test extended or reduced).
             let new_depth = depth - 1
                 + if extension != 0 {
                     extension
                 } else {
-                    i32::from(gives_check && stage != Stage::BadNoisy && (!quiet || see(b, m) >= 0))
+                    i32::from(gives_check)
                 };
 
             let mut v;
