@@ -396,13 +396,11 @@ fn pieces<T: EvalTrace>(
 ) -> S {
     let sign = sign_of(color);
     let us = board.by_color(color);
-    let them = board.by_color(!color);
     let their_pawn_attacks = info.attacks[ci(!color)].pawns;
     let king_zone = info.kings[ci(!color)].map_or(Bitboard::EMPTY, |k| {
         king_attacks(k) | Bitboard::from_square(k)
     });
     let our_pawns = board.pawns() & us;
-    let their_pawns = board.pawns() & them;
     let ctx = PieceCtx {
         color,
         sign,
@@ -410,7 +408,7 @@ fn pieces<T: EvalTrace>(
         not_safe: us | their_pawn_attacks,
         king_zone,
         our_pawns,
-        pawns: our_pawns | their_pawns,
+        pawns: board.pawns(),
     };
     let (mut mobility, mut files) = (S::default(), S::default());
     // One pass per kind of piece, each compiled for its kind (no dispatch per piece).

@@ -1,8 +1,9 @@
 //! Move ordering. The hash move comes before any generation; shakmaty then generates all legal
 //! moves at once, so the later stages of a classical picker (good captures by SEE and MVV-LVA,
 //! killers, counter move, quiets by history, bad captures) become score bands, and `next` hands
-//! out the best remaining move (selection sort: a cut-off usually comes early, so sorting the
-//! rest would be wasted). Quiet moves are scored only when the picker reaches them.
+//! out the best remaining move (selection: a cut-off usually comes early), until only quiet
+//! moves and bad captures are left, which are sorted once. Quiet moves are scored only when the
+//! picker reaches them.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role, Square};
@@ -17,7 +18,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// A piece and the square it moved to, as one index (0..768): what continuation histories are
 /// keyed by.
 pub fn piece_to(side: Color, m: Move) -> usize {
-    (side as usize * 6 + m.role() as usize - 1) * 64 + m.to() as usize
+    piece_to_index(side, m.role(), m.to())
+}
+
+fn piece_to_index(side: Color, role: Role, to: Square) -> usize {
+    (side as usize * 6 + role as usize - 1) * 64 + to as usize
 }
 
 /// A move's piece, origin and target in one look at it (a drop's origin is its target).
@@ -156,7 +161,7 @@ impl Histories {
     /// continuation histories.
     pub fn quiet_score(&self, side: Color, m: Move, context: Context) -> i32 {
         let (role, from, to) = role_from_to(m);
-        let pt = (side as usize * 6 + role as usize - 1) * 64 + to as usize;
+        let pt = piece_to_index(side, role, to);
         self.butterfly[side as usize][from as usize][to as usize]
             + self.continuation[context[0].unwrap_or(NO_CONTEXT)][pt]
             + self.continuation[context[1].unwrap_or(NO_CONTEXT)][pt]
@@ -214,7 +219,8 @@ impl Histories {
 }
 
 fn from_to(m: Move) -> (Square, Square) {
-    (m.from().unwrap_or(m.to()), m.to())
+    let (_, from, to) = role_from_to(m);
+    (from, to)
 }
 
 /// True for captures and promotions ("noisy" moves); everything else is quiet.
@@ -440,8 +446,8 @@ impl<'b> Picker<'b> {
                 }
                 if !skip_quiets {
                     // Only quiet moves and bad captures are left, all scored: sort them once
-                    // (insertion sort, stable, best first) and hand them out in order from
-                    // here on, instead of scanning for the best at every call.
+                    // (best first, equals in generation order) and hand them out in order
+                    // from here on, instead of scanning for the best at every call.
                     self.sort_rest();
                     return self.next_sorted(skip_quiets);
                 }

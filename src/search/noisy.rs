@@ -168,43 +168,20 @@ pub fn slow_noisy_moves(pos: &Chess) -> MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::game::parse_fen;
 
     /// Every position a few plies from each perft test position (many pins, promotions, en
     /// passant and checks among them) gives the same moves in the same order both ways.
     #[test]
     fn the_direct_generator_matches_shakmaty_move_for_move() {
-        let text = [
-            include_str!("../../tests/data/standard.epd"),
-            include_str!("../../tests/data/cpw.epd"),
-        ]
-        .concat();
         let mut checked = 0;
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        {
-            let fen = line.split(';').next().unwrap().trim();
-            let Ok(root) = parse_fen(fen) else { continue };
-            let mut frontier = vec![root];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for pos in &frontier {
-                    assert_eq!(
-                        noisy_moves(pos),
-                        slow_noisy_moves(pos),
-                        "{}",
-                        shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
-                    );
-                    checked += 1;
-                    for m in pos.legal_moves().iter().take(10) {
-                        let mut child = pos.clone();
-                        child.play_unchecked(*m);
-                        next.push(child);
-                    }
-                }
-                frontier = next;
-            }
+        for (_, pos) in crate::search::test_positions::near_perft_suites("", 3, 10) {
+            assert_eq!(
+                noisy_moves(&pos),
+                slow_noisy_moves(&pos),
+                "{}",
+                shakmaty::fen::Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+            );
+            checked += 1;
         }
         assert!(checked > 5_000, "{checked}");
     }

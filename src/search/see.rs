@@ -32,6 +32,12 @@ fn attackers(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
         & occupied
 }
 
+/// The same from shakmaty's `attacks_to`, one side at a time: the tests' reference.
+fn attackers_relooked(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
+    (board.attacks_to(sq, Color::White, occupied) | board.attacks_to(sq, Color::Black, occupied))
+        & occupied
+}
+
 /// The least valuable of `color`'s pieces among `attackers`.
 fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(Square, Role)> {
     let ours = attackers & board.by_color(color);
@@ -53,6 +59,12 @@ fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(S
 /// The material the side to move gains by `m` and the exchange that follows (negative: loses).
 /// Castling scores 0.
 pub fn see(b: &SearchBoard, m: Move) -> i32 {
+    exchange::<false>(b, m)
+}
+
+/// `see`, with the attackers updated by x-rays as pieces leave, or (`RELOOK`, the tests'
+/// reference) every attacker looked up again after each capture.
+fn exchange<const RELOOK: bool>(b: &SearchBoard, m: Move) -> i32 {
     let board = b.pos.board();
     let (from, to) = match m {
         Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
@@ -80,7 +92,11 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
     // through the target square can join (x-rays), so only that line's sliders are looked up.
     let diagonal = board.bishops() | board.queens();
     let straight = board.rooks() | board.queens();
-    let mut atts = attackers(board, to, occupied);
+    let mut atts = if RELOOK {
+        attackers_relooked(board, to, occupied)
+    } else {
+        attackers(board, to, occupied)
+    };
     let promotion_rank = matches!(u32::from(to.rank()), 0 | 7);
     let mut side = !b.pos.turn();
     let mut d = 0;
@@ -103,7 +119,9 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
         }
         occupied.discard(sq);
         atts.discard(sq);
-        if sq.file() == to.file() || sq.rank() == to.rank() {
+        if RELOOK {
+            atts = attackers_relooked(board, to, occupied);
+        } else if sq.file() == to.file() || sq.rank() == to.rank() {
             atts |= attacks::rook_attacks(to, occupied) & straight & occupied;
         } else if role != Role::Knight {
             atts |= attacks::bishop_attacks(to, occupied) & diagonal & occupied;
@@ -127,125 +145,22 @@ mod tests {
     use super::*;
     use crate::core::game::{parse_fen, parse_move};
 
-    fn attackers(board: &Board, sq: Square, occupied: Bitboard) -> Bitboard {
-        (board.attacks_to(sq, Color::White, occupied)
-            | board.attacks_to(sq, Color::Black, occupied))
-            & occupied
-    }
-
-    /// The least valuable of `color`'s pieces among `attackers`.
-    fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(Square, Role)> {
-        let ours = attackers & board.by_color(color);
-        [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ]
-        .into_iter()
-        .find_map(|role| (ours & board.by_role(role)).first().map(|sq| (sq, role)))
-    }
-
-    /// The first version, kept as the reference: every attacker looked up again after each
-    /// capture. The material the side to move gains by `m` and the exchange that follows (negative: loses).
-    /// Castling scores 0.
-    pub fn slow_see(b: &SearchBoard, m: Move) -> i32 {
-        let board = b.pos.board();
-        let (from, to) = match m {
-            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-            _ => return 0,
-        };
-        let mut occupied = board.occupied();
-        let mut gain = [0i32; 32];
-        gain[0] = match m {
-            Move::EnPassant { .. } => {
-                occupied.discard(Square::from_coords(to.file(), from.rank()));
-                see_value(Role::Pawn)
-            }
-            _ => m.capture().map_or(0, see_value),
-        };
-        // The value now standing on the target square, which the next capture wins.
-        let mut on_square = match m.promotion() {
-            Some(p) => {
-                gain[0] += see_value(p) - see_value(Role::Pawn);
-                see_value(p)
-            }
-            None => see_value(m.role()),
-        };
-        occupied.discard(from);
-        let mut side = !b.pos.turn();
-        let mut d = 0;
-        loop {
-            let atts = attackers(board, to, occupied);
-            let Some((sq, role)) = least_valuable(board, atts, side) else {
-                break;
-            };
-            // A king may only recapture if nothing can take it back.
-            if role == Role::King && (atts & board.by_color(!side)).any() {
-                break;
-            }
-            // A pawn recapturing on the last rank promotes: it gains the difference and is a queen.
-            let promotes = role == Role::Pawn && matches!(u32::from(to.rank()), 0 | 7);
-            let promotion_gain = if promotes {
-                see_value(Role::Queen) - see_value(Role::Pawn)
-            } else {
-                0
-            };
-            d += 1;
-            gain[d] = on_square + promotion_gain - gain[d - 1];
-            if d == gain.len() - 1 {
-                break;
-            }
-            occupied.discard(sq);
-            on_square = if promotes {
-                see_value(Role::Queen)
-            } else {
-                see_value(role)
-            };
-            side = !side;
-        }
-        while d > 0 {
-            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
-            d -= 1;
-        }
-        gain[0]
+    /// The reference: every attacker looked up again after each capture.
+    fn slow_see(b: &SearchBoard, m: Move) -> i32 {
+        exchange::<true>(b, m)
     }
 
     /// The same exchange value both ways for every move of the positions a few plies from
     /// the perft and SEE test positions.
     #[test]
     fn see_matches_the_reference_on_every_move() {
-        let text = [
-            include_str!("../../tests/data/standard.epd"),
-            include_str!("../../tests/data/cpw.epd"),
-            include_str!("../../tests/data/see.epd"),
-        ]
-        .concat();
+        let see_suite = include_str!("../../tests/data/see.epd");
         let mut checked = 0;
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        {
-            let fen = line.split(';').next().unwrap().trim();
-            let Ok(root) = parse_fen(fen) else { continue };
-            let mut frontier = vec![root];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for pos in &frontier {
-                    let b = SearchBoard::new(pos.clone());
-                    for m in pos.legal_moves() {
-                        assert_eq!(see(&b, m), slow_see(&b, m), "{fen} {m}");
-                        checked += 1;
-                    }
-                    for m in pos.legal_moves().iter().take(8) {
-                        let mut child = pos.clone();
-                        child.play_unchecked(*m);
-                        next.push(child);
-                    }
-                }
-                frontier = next;
+        for (fen, pos) in crate::search::test_positions::near_perft_suites(see_suite, 3, 8) {
+            let b = SearchBoard::new(pos.clone());
+            for m in pos.legal_moves() {
+                assert_eq!(see(&b, m), slow_see(&b, m), "{fen} {m}");
+                checked += 1;
             }
         }
         assert!(checked > 100_000, "{checked}");
