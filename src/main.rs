@@ -27,7 +27,7 @@ fn main() {
     let cli = rookery::cli::parse();
     // Rust ignores SIGPIPE, so printing into a closed pipe (`rookery perft 6 --divide | head`)
     // would panic; the Unix default ends the program quietly, as every command-line tool does.
-    // Not for `match` and `serve`: they write to engines and browsers that may go away, and must
+    // Not for `match`, `serve` and `epd --cmd`: they write to engines and browsers that may go away, and must
     // live on.
     #[cfg(unix)]
     if !is_long_lived(&cli.command) {
@@ -50,6 +50,8 @@ fn is_long_lived(command: &Option<rookery::cli::Command>) -> bool {
     use rookery::cli::Command;
     match command {
         Some(Command::Match(_)) => true,
+        // A suite run through another program writes to it.
+        Some(Command::Epd(args)) => args.cmd.is_some(),
         #[cfg(feature = "lab")]
         Some(Command::Serve(_)) => true,
         _ => false,

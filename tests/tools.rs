@@ -119,6 +119,74 @@ fn epd_command_scores_a_suite_and_writes_json() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `rookery epd` with its engine, or with a program over UCI (here Rookery itself), writing JSON.
+fn epd_json(program: bool, extra: &[&str]) -> (std::process::Output, serde_json::Value) {
+    let json =
+        std::env::temp_dir().join(format!("rookery-epd-{}-{program}.json", std::process::id()));
+    let mut cmd = Command::new(BIN);
+    cmd.args(["epd", "tests/data/mate-in-2.epd", "--nodes", "20000"])
+        .args(["--limit", "12", "--json"])
+        .arg(&json)
+        .args(extra);
+    if program {
+        cmd.args(["--cmd", BIN, "--option", "Hash=16"]);
+    }
+    let out = cmd.output().unwrap();
+    let value = std::fs::read_to_string(&json)
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or_default();
+    std::fs::remove_file(&json).ok();
+    (out, value)
+}
+
+#[test]
+fn epd_command_tests_a_uci_program_as_it_tests_its_own_engine() {
+    // The same engine at the same node count, once in process and once as a program over UCI:
+    // the same moves, so a suite figure for another program is comparable with Rookery's.
+    let (inside, a) = epd_json(false, &[]);
+    let (outside, b) = epd_json(true, &[]);
+    let text = String::from_utf8_lossy(&outside.stdout).into_owned();
+    assert!(
+        inside.status.success() && outside.status.success(),
+        "{text}"
+    );
+    let played = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["played"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(played(&a).len(), 12);
+    assert_eq!(played(&a), played(&b));
+    // The program's name (the file's) is on the summary line; it reports no node count.
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("Solved: ") && last.contains(" with rookery at 20000 nodes"),
+        "{last}"
+    );
+    assert!(b[0]["nodes"].is_null() && a[0]["nodes"].as_u64().unwrap() > 0);
+
+    // A program that cannot start, an option without a value, two limits: one line, exit 2.
+    for (args, says) in [
+        (vec!["--cmd", "/no/such/engine"], "engine"),
+        (vec!["--cmd", BIN, "--option", "Threads"], "NAME=VALUE"),
+        (
+            vec!["--cmd", BIN, "--depth", "3", "--nodes", "9"],
+            "one limit",
+        ),
+    ] {
+        let out = Command::new(BIN)
+            .args(["epd", "tests/data/mate-in-2.epd", "--limit", "2"])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says) && err.lines().count() == 1, "{err}");
+    }
+}
+
 #[test]
 fn ladder_prints_one_row_per_rung_with_its_match_against_the_one_below() {
     let out = Command::new(BIN)

@@ -1,6 +1,8 @@
 //! `rookery epd FILE`: runs a test suite through any engine at a fixed time, depth or node count
 //! per position. A position is solved when the engine's move is one of `bm` and none of `am`;
-//! suites with STS-style `c0` points are scored by points too.
+//! suites with STS-style `c0` points are scored by points too. `--cmd` tests another program
+//! (UCI or xboard) the same way, so a suite figure can be set beside another engine's on the same
+//! machine.
 
 use std::io::Write;
 use std::time::Duration;
@@ -11,10 +13,11 @@ use serde::Serialize;
 use super::{DEFAULT_ENGINE, EngineArgs};
 use crate::core::game::{san, uci};
 use crate::core::{Game, Limits};
-use crate::engine::Settings;
+use crate::engine::{Engine, Settings};
 use crate::epd;
 use crate::error::Error;
 use crate::options::default_spin;
+use crate::tournament::player::{self, Player};
 
 #[derive(Args, Debug)]
 pub struct EpdArgs {
@@ -23,6 +26,15 @@ pub struct EpdArgs {
     /// The engine to test
     #[arg(long, default_value = DEFAULT_ENGINE)]
     pub engine: String,
+    /// A program to test instead of a Rookery engine, with its arguments (`--cmd /usr/games/glaurung`)
+    #[arg(long, value_name = "COMMAND", conflicts_with = "engine")]
+    pub cmd: Option<String>,
+    /// The program's protocol: uci or xboard [default: uci]
+    #[arg(long, value_name = "PROTO", requires = "cmd")]
+    pub proto: Option<String>,
+    /// An option for the program (a UCI setoption), repeatable: `--option Threads=1`
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "cmd")]
+    pub options: Vec<String>,
     /// Time per position in milliseconds [default: 1000 unless --depth or --nodes]
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
@@ -60,7 +72,87 @@ struct Entry {
     max_points: Option<u32>,
     score: Option<i32>,
     depth: u32,
-    nodes: u64,
+    /// Positions the engine visited (`null` for a program that does not say).
+    nodes: Option<u64>,
+}
+
+/// What answers the suite: a Rookery engine, or a program over UCI or xboard.
+enum Subject {
+    Engine(Box<dyn Engine>),
+    Program(Box<dyn Player>),
+}
+
+/// An answer to one position.
+struct Answer {
+    best: Option<shakmaty::Move>,
+    score: Option<i32>,
+    depth: u32,
+    nodes: Option<u64>,
+}
+
+impl Subject {
+    fn answer(&mut self, pos: &shakmaty::Chess, limits: &Limits) -> Result<Answer, Error> {
+        match self {
+            Subject::Engine(engine) => {
+                engine.new_game();
+                let a = engine.analyse(&Game::new(pos.clone()), limits);
+                Ok(Answer {
+                    best: a.best,
+                    score: a.score,
+                    depth: a.depth,
+                    nodes: Some(a.nodes),
+                })
+            }
+            Subject::Program(p) => {
+                let name = p.name().to_string();
+                let fault = |f: player::Fault| Error::Invalid(format!("{name}: {f}"));
+                p.new_game().map_err(fault)?;
+                // A program that has not answered well after its time is killed: the suite
+                // stops with the reason rather than wait for ever.
+                let give_up = limits.movetime.map_or(Duration::from_secs(600), |t| {
+                    2 * t + Duration::from_secs(10)
+                });
+                let t = p
+                    .think(&Game::new(pos.clone()), None, give_up)
+                    .map_err(fault)?;
+                Ok(Answer {
+                    best: t.mv,
+                    score: t.score,
+                    depth: t.depth,
+                    nodes: None,
+                })
+            }
+        }
+    }
+}
+
+/// The program `--cmd` names, as the match runner would start it.
+fn program(args: &EpdArgs, cmd: &str, limits: &Limits) -> Result<Box<dyn Player>, Error> {
+    let limit = match (limits.movetime, limits.depth, limits.nodes) {
+        (Some(t), None, None) => format!("st={}", t.as_secs_f64()),
+        (None, Some(d), None) => format!("depth={d}"),
+        (None, None, Some(n)) => format!("nodes={n}"),
+        _ => {
+            return Err(Error::Invalid(
+                "a program takes one limit: --movetime, --depth or --nodes".into(),
+            ));
+        }
+    };
+    let mut words = vec![
+        format!("cmd={cmd}"),
+        format!("proto={}", args.proto.as_deref().unwrap_or("uci")),
+        limit,
+    ];
+    for o in &args.options {
+        if !o.contains('=') {
+            return Err(Error::Invalid(format!(
+                "--option {o}: write NAME=VALUE, as in --option Threads=1"
+            )));
+        }
+        words.push(format!("option.{o}"));
+    }
+    let spec = super::matches::parse_player(&words, 0, 0)?;
+    player::create(&spec).map_err(Error::Invalid)
 }
 
 pub fn run(args: EpdArgs) -> Result<i32, Error> {
@@ -78,13 +170,23 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
         },
         ..Limits::default()
     };
-    let seed = args.engine_args.seed();
-    let mut engine = args.engine_args.engine(&args.engine, seed, None)?;
-    engine.configure(&Settings {
-        threads: args.threads.max(1),
-        hash_mb: args.hash.max(1),
-        ..args.engine_args.settings()?
-    });
+    let (mut subject, name) = match &args.cmd {
+        Some(cmd) => {
+            let p = program(&args, cmd, &limits)?;
+            let name = p.name().to_string();
+            (Subject::Program(p), name)
+        }
+        None => {
+            let seed = args.engine_args.seed();
+            let mut engine = args.engine_args.engine(&args.engine, seed, None)?;
+            engine.configure(&Settings {
+                threads: args.threads.max(1),
+                hash_mb: args.hash.max(1),
+                ..args.engine_args.settings()?
+            });
+            (Subject::Engine(engine), args.engine.clone())
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut entries = Vec::new();
@@ -101,8 +203,7 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
         if best.is_empty() && avoid.is_empty() && table.is_empty() {
             continue;
         }
-        engine.new_game();
-        let a = engine.analyse(&Game::new(r.pos.clone()), &limits);
+        let a = subject.answer(&r.pos, &limits)?;
         let played = a.best;
         let ok =
             played.is_some_and(|m| (best.is_empty() || best.contains(&m)) && !avoid.contains(&m));
@@ -149,7 +250,7 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
         out,
         "Solved: {solved}/{scored} ({:.1}%) with {} at {}",
         100.0 * f64::from(solved) / f64::from(scored.max(1)),
-        args.engine,
+        name,
         describe(&limits)
     )
     .map_err(|e| Error::io("stdout", e))?;
