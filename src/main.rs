@@ -27,8 +27,8 @@ fn main() {
     let cli = rookery::cli::parse();
     // Rust ignores SIGPIPE, so printing into a closed pipe (`rookery perft 6 --divide | head`)
     // would panic; the Unix default ends the program quietly, as every command-line tool does.
-    // Not for `match`, `serve` and `epd --cmd`: they write to engines and browsers that may go away, and must
-    // live on.
+    // Not for `match`, `serve` and `epd --cmd`: they write to engines and browsers that may go
+    // away, and must live on.
     #[cfg(unix)]
     if !is_long_lived(&cli.command) {
         // SAFETY: setting a signal disposition before any other thread exists.

@@ -120,14 +120,13 @@ fn epd_command_scores_a_suite_and_writes_json() {
 }
 
 /// `rookery epd` with its engine, or with a program over UCI (here Rookery itself), writing JSON.
-fn epd_json(program: bool, extra: &[&str]) -> (std::process::Output, serde_json::Value) {
+fn epd_json(program: bool) -> (std::process::Output, serde_json::Value) {
     let json =
         std::env::temp_dir().join(format!("rookery-epd-{}-{program}.json", std::process::id()));
     let mut cmd = Command::new(BIN);
     cmd.args(["epd", "tests/data/mate-in-2.epd", "--nodes", "20000"])
         .args(["--limit", "12", "--json"])
-        .arg(&json)
-        .args(extra);
+        .arg(&json);
     if program {
         cmd.args(["--cmd", BIN, "--option", "Hash=16"]);
     }
@@ -143,8 +142,8 @@ fn epd_json(program: bool, extra: &[&str]) -> (std::process::Output, serde_json:
 fn epd_command_tests_a_uci_program_as_it_tests_its_own_engine() {
     // The same engine at the same node count, once in process and once as a program over UCI:
     // the same moves, so a suite figure for another program is comparable with Rookery's.
-    let (inside, a) = epd_json(false, &[]);
-    let (outside, b) = epd_json(true, &[]);
+    let (inside, a) = epd_json(false);
+    let (outside, b) = epd_json(true);
     let text = String::from_utf8_lossy(&outside.stdout).into_owned();
     assert!(
         inside.status.success() && outside.status.success(),
