@@ -473,7 +473,7 @@ impl<'b> Picker<'b> {
     }
 }
 
-/// Captures and promotions for quiescence and ProbCut: the hash move, then the most valuable
+/// Captures and promotions for quiescence: the hash move, then the most valuable
 /// victim first.
 pub struct NoisyPicker<'m> {
     moves: &'m mut MoveList,

@@ -47,8 +47,8 @@ pub fn noisy_moves(pos: &Chess) -> MoveList {
     }
 }
 
-/// The noisy moves of a position whose side to move is not in check: what quiescence and
-/// ProbCut search (they know already, so the check is not worked out again).
+/// The noisy moves of a position whose side to move is not in check: what the quiescence
+/// search asks for (it knows already, so the check is not worked out again).
 /// They are added to `moves` (empty: the caller owns the list, so that it is not copied).
 pub fn noisy_moves_not_in_check(pos: &Chess, moves: &mut MoveList) {
     debug_assert!(!pos.is_check() && moves.is_empty());
