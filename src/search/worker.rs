@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
 
 use super::board::SearchBoard;
@@ -493,9 +494,10 @@ impl Worker {
         let mut best_move = None;
         let mut searched = 0usize;
         let mut quiets_searched = 0usize;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
-        let mut captures_tried: [Option<Move>; 32] = [None; 32];
-        let mut captures_searched = 0usize;
+        // The moves searched without raising alpha enough, for the history malus (no
+        // initialisation: an ArrayVec's storage is left as it is).
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let mut skip_quiets = false;
         let mut legal = 0usize;
 
@@ -682,8 +684,6 @@ impl Worker {
             searched += 1;
             if quiet {
                 quiets_searched += 1;
-            } else {
-                captures_searched += 1;
             }
 
             if v > best {
@@ -700,26 +700,26 @@ impl Worker {
                         let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
                         if quiet {
                             self.hist.update_quiet(side, m, context, bonus);
-                            for q in quiets_tried.iter().flatten() {
-                                self.hist.update_quiet(side, *q, context, -bonus);
+                            for &q in &quiets_tried {
+                                self.hist.update_quiet(side, q, context, -bonus);
                             }
                             self.hist.add_killer(ply, m);
                             self.hist.set_counter(side, previous, m);
                         } else {
                             self.hist.update_capture(side, m, bonus);
                         }
-                        for c in captures_tried.iter().flatten() {
-                            self.hist.update_capture(side, *c, -bonus);
+                        for &c in &captures_tried {
+                            self.hist.update_capture(side, c, -bonus);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiets_searched <= quiets_tried.len() && best_move != Some(m) {
-                quiets_tried[quiets_searched - 1] = Some(m);
+            if quiet && best_move != Some(m) {
+                let _ = quiets_tried.try_push(m);
             }
-            if !quiet && captures_searched <= captures_tried.len() && best_move != Some(m) {
-                captures_tried[captures_searched - 1] = Some(m);
+            if !quiet && best_move != Some(m) {
+                let _ = captures_tried.try_push(m);
             }
         }
 
