@@ -305,6 +305,9 @@ pub struct Picker<'b> {
     /// Each move's score; once `sorted`, sort keys instead (see `sort_rest`).
     scores: ArrayVec<i32, 256>,
     next: usize,
+    /// The score the last move handed out was sorted by: for a quiet move of the quiet stage,
+    /// its history when the quiet moves were scored.
+    pub last_score: i32,
 }
 
 /// Bits of a sort key below the score: the move's index, so that keys are unique and equal
@@ -332,6 +335,7 @@ impl<'b> Picker<'b> {
             moves: MoveList::new(),
             scores: ArrayVec::new(),
             next: 0,
+            last_score: 0,
         }
     }
 
@@ -408,7 +412,8 @@ impl<'b> Picker<'b> {
             if skip_quiets && !is_noisy(m) {
                 continue;
             }
-            return Some((m, Stage::of(key >> KEY_INDEX_BITS)));
+            self.last_score = key >> KEY_INDEX_BITS;
+            return Some((m, Stage::of(self.last_score)));
         }
         None
     }

@@ -511,7 +511,11 @@ impl Worker {
                 continue;
             }
             // The histories' word on a quiet move (pruning and reductions use it).
-            let history = if quiet {
+            // A move of the quiet stage was scored by it already (before the searches of the
+            // moves before it moved the tables a little); killers and the counter move were not.
+            let history = if stage == Stage::Quiet {
+                picker.last_score
+            } else if quiet {
                 self.hist.quiet_score(side, m, context)
             } else {
                 0
