@@ -1,8 +1,10 @@
 //! Time management, one policy for every engine: from the limits, a soft target (don't start
 //! another iteration past it) and a hard limit (stop in the middle of one) for this move. The
-//! clock starts when the request arrived (`Limits::start`, stamped at UCI `go`). The soft target stretches when the best
-//! move keeps changing and shrinks when it is stable. While pondering neither applies; after a
-//! ponderhit both count from that moment.
+//! clock starts when the request arrived (`Limits::start`, stamped at UCI `go`). The soft target
+//! stretches when the best move keeps changing and shrinks when it is stable; the strong engine
+//! also scales it by the best move's share of the search (`effort_factor`) and by the fall of its
+//! score (`fall_factor`). While pondering neither applies; after a ponderhit both count from that
+//! moment.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -114,6 +116,24 @@ impl TimeManager {
         self.soft
             .is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * stretch)
     }
+}
+
+/// How the soft target scales with the share of the root's nodes the best move took (`best` of
+/// `total`): about 0.65 when it took nearly all of them (the other moves were refuted at once),
+/// 1.0 at a 73% share, up to 1.8 when it took under a tenth (the search is torn between moves).
+pub fn effort_factor(best: u64, total: u64) -> f64 {
+    if total == 0 {
+        return 1.0;
+    }
+    let share = (best as f64 / total as f64).clamp(0.0, 1.0);
+    ((1.5 - share) * 1.3).clamp(0.5, 1.8)
+}
+
+/// How the soft target scales with the fall of the best score since the last iteration (in
+/// centipawns, from the side to move's view): 1.0 for none (or a rise), up to 1.5 for a fall of a
+/// pawn or more, so a move that is going wrong is searched longer.
+pub fn fall_factor(fall: i32) -> f64 {
+    1.0 + f64::from(fall.clamp(0, 100)) / 200.0
 }
 
 /// Decides when a search must stop: checked at every node, it asks the time manager only every
@@ -241,6 +261,30 @@ mod tests {
         assert!(!tm.hard_expired());
         flag.store(false, Ordering::Relaxed);
         assert!(!tm.hard_expired(), "the clock restarts at ponderhit");
+    }
+
+    #[test]
+    fn a_move_that_took_most_of_the_effort_gets_less_time() {
+        assert_eq!(effort_factor(0, 0), 1.0);
+        let mut last = f64::INFINITY;
+        for pct in 0..=100u64 {
+            let f = effort_factor(pct, 100);
+            assert!((0.5..=1.8).contains(&f), "{pct}%: {f}");
+            assert!(f <= last, "not falling at {pct}%");
+            last = f;
+        }
+        assert!(effort_factor(95, 100) < 0.75);
+        assert!(effort_factor(30, 100) > 1.5);
+        assert!((effort_factor(73, 100) - 1.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn a_falling_score_gets_more_time() {
+        assert_eq!(fall_factor(-300), 1.0, "a rise");
+        assert_eq!(fall_factor(0), 1.0);
+        assert_eq!(fall_factor(50), 1.25);
+        assert_eq!(fall_factor(100), 1.5);
+        assert_eq!(fall_factor(i32::MAX), 1.5, "capped");
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::core::moves::{captured, decode_move};
 use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
+use crate::core::time::{effort_factor, fall_factor};
 use crate::engine::{Analysis, PvLine, Report, Reporter, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
 use crate::tb::Syzygy;
@@ -79,6 +80,8 @@ pub struct RootMove {
     pub bound: Bound,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes spent on this move's subtree, over all iterations (for time management).
+    pub nodes: u64,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -155,6 +158,8 @@ const LMR_HISTORY_DIVISOR: i32 = 12_000;
 const BAD_NOISY_MAX_REDUCTION: i32 = 1;
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 2;
+/// From this depth on, the best move's share of the root's nodes scales the time target.
+const EFFORT_MIN_DEPTH: i32 = 6;
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
@@ -209,6 +214,7 @@ impl Worker {
                 bound: Bound::Upper,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         for k in self.hist.killers.iter_mut() {
@@ -974,6 +980,7 @@ impl Worker {
                     number: i + 1,
                 });
             }
+            let nodes_before = self.nodes;
             let child = b.play(m);
             let gives_check = child.pos.is_check();
             self.stack[0].mv = Some(m);
@@ -1012,6 +1019,7 @@ impl Worker {
                 }
             }
             self.hashes.pop();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return 0;
             }
@@ -1076,6 +1084,7 @@ impl Worker {
         let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
         let mut stretch: f64 = 1.0;
         let mut last_best = None;
+        let mut last_score: Option<i32> = None;
         for depth in 1..=limits.max_depth.min(MAX_SEARCH_PLY as i32 - 8) {
             // Helpers search odd threads one ply deeper, so the threads spread over depths.
             let depth = if self.id > 0 && self.id % 2 == 1 {
@@ -1145,7 +1154,23 @@ impl Worker {
             {
                 break;
             }
-            if self.time.as_mut().is_some_and(|t| t.soft_expired(stretch)) {
+            // The best move's share of the effort: one that took most of the nodes is clear,
+            // one that took few is in doubt (shallow iterations are too small to say).
+            // A score that fell since the last iteration asks for more time too.
+            let score_before = last_score.replace(score);
+            let scale = if depth >= EFFORT_MIN_DEPTH {
+                let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
+                debug_assert!(total <= self.nodes);
+                effort_factor(self.root_moves[0].nodes, total)
+                    * score_before.map_or(1.0, |s| fall_factor(s - score))
+            } else {
+                1.0
+            };
+            if self
+                .time
+                .as_mut()
+                .is_some_and(|t| t.soft_expired(stretch * scale))
+            {
                 break;
             }
             if self.root_moves.len() == 1
