@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(pv.len(), 1, "nothing in the table: the line stays as it is");
         let child = root.play(e4);
         let e5 = uci(&child.pos, "e7e5");
-        tt.store(child.hash, Some(e5), 0, 0, 5, Bound::Exact);
+        tt.store(child.hash, Some(e5), 0, 0, 5, Bound::Exact, false);
         complete_pv(&tt, &root, &mut pv);
         assert_eq!(pv, vec![e4, e5]);
         let mut longer = vec![e4, e5, uci(&child.play(e5).pos, "g1f3")];

@@ -9,7 +9,8 @@
 //! `data` layout, low bits first:
 //! | bits  | field      |
 //! |-------|------------|
-//! | 0-15  | move (from 0-5, to 6-11, promotion 12-14, Polyglot-style castling king-takes-rook) |
+//! | 0-14  | move (from 0-5, to 6-11, promotion 12-14, Polyglot-style castling king-takes-rook) |
+//! | 15    | PV: stored by a PV node, or by a node whose entry had the mark (it sticks to the position) |
 //! | 16-31 | score (i16, mate scores relative to the node) |
 //! | 32-47 | static evaluation (i16) |
 //! | 48-55 | depth (u8) |
@@ -22,6 +23,10 @@ use shakmaty::{Move, MoveList};
 
 use crate::core::Bound;
 use crate::core::moves::encode_move;
+
+/// The move's 15 bits of `data`, and the PV mark above them.
+const MOVE_MASK: u16 = 0x7fff;
+const PV_BIT: u64 = 0x8000;
 
 #[derive(Default)]
 struct Slot {
@@ -40,6 +45,8 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position was on a principal variation once (the search reduces its moves less).
+    pub pv: bool,
 }
 
 impl TtEntry {
@@ -137,7 +144,8 @@ impl Tt {
             _ => return None,
         };
         Some(TtEntry {
-            raw_move: data as u16,
+            raw_move: data as u16 & MOVE_MASK,
+            pv: data & PV_BIT != 0,
             score: i32::from((data >> 16) as u16 as i16),
             eval: i32::from((data >> 32) as u16 as i16),
             depth: i32::from((data >> 48) as u8),
@@ -147,7 +155,7 @@ impl Tt {
 
     /// Stores a search result. A slot holding another position is overwritten unless it holds a
     /// much deeper result of this search; the same position keeps its move if the new result
-    /// has none.
+    /// has none. `pv` marks a position that was on a principal variation.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
@@ -157,6 +165,7 @@ impl Tt {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let slot = &self.slots[self.index(key)];
         let old_data = slot.data.load(Ordering::Relaxed);
@@ -168,7 +177,7 @@ impl Tt {
             let old_generation = (old_data >> 58) & 63;
             if old_key == key {
                 if raw_move == 0 {
-                    raw_move = old_data as u16;
+                    raw_move = old_data as u16 & MOVE_MASK;
                 }
                 if bound != Bound::Exact && depth + 3 < old_depth {
                     return;
@@ -183,6 +192,7 @@ impl Tt {
             Bound::Exact => 3,
         };
         let data = u64::from(raw_move)
+            | if pv { PV_BIT } else { 0 }
             | u64::from(score.clamp(-32_000, 32_000) as i16 as u16) << 16
             | u64::from(eval.clamp(-32_000, 32_000) as i16 as u16) << 32
             | (depth.clamp(0, 255) as u64) << 48
@@ -218,7 +228,7 @@ mod tests {
         let pos = Chess::default();
         let moves = pos.legal_moves();
         let m = moves[5];
-        tt.store(0xdead_beef, Some(m), -123, 45, 7, Bound::Lower);
+        tt.store(0xdead_beef, Some(m), -123, 45, 7, Bound::Lower, false);
         let e = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
             (e.score, e.eval, e.depth, e.bound),
@@ -227,20 +237,39 @@ mod tests {
         assert_eq!(e.best_move(&moves), Some(m));
         assert!(tt.probe(0xdead_beee).is_none());
         // Same position, no move: the old move stays.
-        tt.store(0xdead_beef, None, 10, 45, 9, Bound::Exact);
+        tt.store(0xdead_beef, None, 10, 45, 9, Bound::Exact, false);
         assert_eq!(tt.probe(0xdead_beef).unwrap().best_move(&moves), Some(m));
         assert!(tt.hashfull() <= 1000);
+    }
+
+    #[test]
+    fn the_pv_mark_is_kept_beside_the_move() {
+        let tt = Tt::new(1);
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        // Every move, with and without the mark: the move reads back unchanged either way.
+        for &m in &moves {
+            for pv in [false, true] {
+                tt.store(42, Some(m), 7, 3, 4, Bound::Exact, pv);
+                let e = tt.probe(42).unwrap();
+                assert_eq!((e.best_move(&moves), e.pv), (Some(m), pv));
+                // A result without a move keeps the old move, not the old mark.
+                tt.store(42, None, 7, 3, 4, Bound::Upper, !pv);
+                let e = tt.probe(42).unwrap();
+                assert_eq!((e.best_move(&moves), e.pv), (Some(m), !pv));
+            }
+        }
     }
 
     #[test]
     fn deeper_entries_survive_shallow_ones_of_the_same_search() {
         let tt = Tt::new(0);
         // One slot: every key collides.
-        tt.store(1, None, 5, 0, 20, Bound::Exact);
-        tt.store(2, None, 6, 0, 2, Bound::Exact);
+        tt.store(1, None, 5, 0, 20, Bound::Exact, false);
+        tt.store(2, None, 6, 0, 2, Bound::Exact, false);
         assert!(tt.probe(1).is_some());
         tt.new_search();
-        tt.store(2, None, 6, 0, 2, Bound::Exact);
+        tt.store(2, None, 6, 0, 2, Bound::Exact, false);
         assert!(tt.probe(2).is_some(), "old entries give way");
     }
 
@@ -251,7 +280,7 @@ mod tests {
         // Fill every slot in this search: hashfull reads 1000.
         for i in 0..n {
             let key = ((i as u128) << 64).div_ceil(n as u128) as u64 | 1;
-            tt.store(key, None, 1, 1, 5, Bound::Exact);
+            tt.store(key, None, 1, 1, 5, Bound::Exact, false);
         }
         assert_eq!(tt.hashfull(), 1000);
         // However many searches later, none of them is current again.

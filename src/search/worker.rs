@@ -93,6 +93,8 @@ struct Frame {
     piece_to: Option<usize>,
     /// A move left out of this node's search (the singular-extension test).
     excluded: Option<Move>,
+    /// Beta cut-offs of the nodes at this ply since their parent began (Step 10e''').
+    cutoffs: u32,
 }
 
 /// Late-move reduction table, by depth and move number.
@@ -139,6 +141,9 @@ pub struct Worker {
 // Search margins: each has a name and one home.
 const RFP_MARGIN: i32 = 75;
 const RFP_DEPTH: i32 = 8;
+const RAZOR_DEPTH: i32 = 3;
+const RAZOR_BASE: i32 = 250;
+const RAZOR_PER_DEPTH2: i32 = 150;
 const NMP_MIN_DEPTH: i32 = 3;
 /// From this depth a null move's cut-off is verified by a reduced search without null moves.
 const NMP_VERIFY_DEPTH: i32 = 10;
@@ -329,6 +334,7 @@ impl Worker {
         self.pv.clear(ply as u32);
         self.seldepth = self.seldepth.max(ply);
         let in_check = b.pos.is_check();
+        self.stack[ply + 1].cutoffs = 0;
 
         // Step 3. Draws: repetition, 50 moves, insufficient material.
         if self.is_draw(b) {
@@ -360,6 +366,8 @@ impl Worker {
         // The table's move, checked on the board: the moves are generated only if it does not
         // cut off (Step 10), and a mate or stalemate is found there.
         let tt_move = tte.and_then(|e| decode_move(&b.pos, e.raw_move));
+        // On a principal variation now or once (the mark sticks to the position in the table).
+        let tt_pv = PV || tte.is_some_and(|e| e.pv);
 
         // Step 6. Static evaluation (from the table when stored), corrected by what searches of
         // positions with the same pawns and pieces found (Step 6b), then by a table bound.
@@ -411,6 +419,7 @@ impl Worker {
                     raw_eval,
                     (depth + 6).min(MAX_SEARCH_PLY as i32 - 1),
                     bound,
+                    false,
                 );
                 return score;
             }
@@ -427,6 +436,19 @@ impl Worker {
                 return eval;
             }
 
+            // Step 7a. Razoring: far below alpha at low depth, only a capture can save the
+            // node; if quiescence cannot lift it to alpha, take its word (+41.0 +/- 27.2 Elo,
+            // 400 games at 30k nodes).
+            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_PER_DEPTH2 * depth * depth < alpha
+            {
+                let v = self.qsearch::<false>(shared, b, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if v <= alpha {
+                    return v;
+                }
+            }
             // Step 8. Null move pruning: if passing still beats beta, a real move will too.
             // Not with fewer than two pieces besides pawns, where passing is often the best move
             // (zugzwang: zugzwang.003 and .004 of null-move.epd need this). Measured: this guard
@@ -642,6 +664,16 @@ impl Worker {
                     if matches!(stage, Stage::Killer | Stage::Counter) {
                         r -= 1;
                     }
+                    // Step 10e'''. A position that was on a principal variation is reduced a ply
+                    // less (+28.7 +/- 27.7 Elo, 400 games at 30k nodes); one whose replies keep
+                    // failing high (its moves failing low: an all-node) a ply more
+                    // (+10.4 +/- 28.0).
+                    if tt_pv && !PV {
+                        r -= 1;
+                    }
+                    if self.stack[ply + 1].cutoffs > 3 {
+                        r += 1;
+                    }
                     // Step 10e'. History in LMR: good statistics reduce less, bad more.
                     if quiet {
                         r -= history / LMR_HISTORY_DIVISOR;
@@ -705,6 +737,7 @@ impl Worker {
                         self.pv.update(ply as u32, m);
                     }
                     if v >= beta {
+                        self.stack[ply].cutoffs += 1;
                         // Step 10g. The move that refutes: rewarded in its histories, the moves
                         // tried before it punished; a quiet one becomes a killer and a counter.
                         let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
@@ -754,6 +787,7 @@ impl Worker {
             raw_eval,
             depth,
             bound,
+            tt_pv,
         );
         // Step 11a. Correction history: learn how far the static evaluation missed, when the
         // result is a quiet one and its bound says which way.
@@ -878,6 +912,7 @@ impl Worker {
             raw_eval,
             0,
             bound,
+            false,
         );
         best
     }
@@ -1062,6 +1097,7 @@ impl Worker {
                 self.stack[0].static_eval,
                 depth,
                 bound,
+                true,
             );
         }
         best
