@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::game::parse_fen;
 use crate::core::{Game, Limits};
-use crate::engine::{Engine, Settings};
+use crate::engine::{Engine, Evaluation, Settings};
 use crate::search::engine::Rookery;
 
 /// Default bench depth.
@@ -77,9 +77,21 @@ pub struct BenchLine {
 }
 
 /// Runs the bench at `depth`, calling `each` after every position; returns (nodes, time).
-pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchLine)) -> (u64, Duration) {
+pub fn run(depth: u32, each: impl FnMut(usize, &BenchLine)) -> (u64, Duration) {
+    run_with(depth, &Evaluation::Hce, each)
+}
+
+/// `run` with the evaluation `eval`.
+pub fn run_with(
+    depth: u32,
+    eval: &Evaluation,
+    mut each: impl FnMut(usize, &BenchLine),
+) -> (u64, Duration) {
     let mut engine = Rookery::new(0);
-    engine.configure(&Settings::default());
+    engine.configure(&Settings {
+        eval: eval.clone(),
+        ..Settings::default()
+    });
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -102,8 +114,13 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchLine)) -> (u64, Duratio
 /// Runs the bench at `depth` (at least 1) and hands each line of its report to `line`: one per
 /// position, then the total `<nodes> nodes <nps> nps`. `rookery bench` and UCI `bench` print
 /// this.
-pub fn run_printed(depth: u32, mut line: impl FnMut(&str)) {
-    let (nodes, time) = run(depth.max(1), |i, l| {
+pub fn run_printed(depth: u32, line: impl FnMut(&str)) {
+    run_printed_with(depth, &Evaluation::Hce, line)
+}
+
+/// `run_printed` with the evaluation `eval`.
+pub fn run_printed_with(depth: u32, eval: &Evaluation, mut line: impl FnMut(&str)) {
+    let (nodes, time) = run_with(depth.max(1), eval, |i, l| {
         line(&format!(
             "{:>2} {:>10} nodes {:>6} ms  {}",
             i + 1,

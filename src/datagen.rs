@@ -27,8 +27,10 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::core::game::{fen_of, parse_fen};
 use crate::core::score::MATE_BOUND;
 use crate::core::{Game, Limits, Rng};
+use crate::data::Record;
+use crate::data::store::ChunkWriter;
 use crate::driver::{Outcome, rules_end};
-use crate::engine::{Engine, Settings};
+use crate::engine::{Engine, Evaluation, Settings};
 use crate::error::Error;
 use crate::search::engine::Rookery;
 
@@ -61,13 +63,80 @@ pub struct Config {
     /// Random plies played from the opening before the engines take over.
     pub random_plies: u32,
     pub hash_mb: usize,
+    /// The evaluation the games are played with.
+    pub eval: Evaluation,
 }
 
-/// One finished game's kept positions, as lines of the output.
+/// One finished game's kept positions, each with the search's score (side to move's), and the
+/// game's result.
 #[derive(Debug)]
 pub struct GameRecord {
     pub index: u64,
-    pub lines: Vec<String>,
+    pub kept: Vec<(Chess, i32)>,
+    pub result: Outcome,
+}
+
+impl GameRecord {
+    /// The game's result for White: 1, 0.5 or 0.
+    fn white_result(&self) -> f64 {
+        match self.result {
+            Outcome::WhiteWins => 1.0,
+            Outcome::BlackWins => 0.0,
+            Outcome::Draw | Outcome::Unfinished => 0.5,
+        }
+    }
+
+    /// The kept positions as lines of the EPD format.
+    pub fn epd_lines(&self, seed: u64) -> Vec<String> {
+        let tag = self.result.pgn();
+        self.kept
+            .iter()
+            .map(|(pos, score)| {
+                format!(
+                    "{} c9 \"{tag}\"; id \"s{seed}g{}\";",
+                    epd(pos, *score),
+                    self.index
+                )
+            })
+            .collect()
+    }
+
+    /// The kept positions as binary records.
+    pub fn records(&self) -> Vec<Record> {
+        let result = self.white_result();
+        self.kept
+            .iter()
+            .map(|(pos, score)| Record::new(pos, *score, result))
+            .collect()
+    }
+}
+
+/// Where finished games go, in game order.
+pub trait Sink {
+    fn write_game(&mut self, seed: u64, game: &GameRecord) -> Result<(), Error>;
+}
+
+/// EPD lines to any writer (a file, a buffer).
+pub struct EpdSink<W: Write>(pub W);
+
+impl<W: Write> Sink for EpdSink<W> {
+    fn write_game(&mut self, seed: u64, game: &GameRecord) -> Result<(), Error> {
+        let mut text = String::new();
+        for l in game.epd_lines(seed) {
+            text.push_str(&l);
+            text.push('\n');
+        }
+        self.0
+            .write_all(text.as_bytes())
+            .and_then(|_| self.0.flush())
+            .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))
+    }
+}
+
+impl Sink for ChunkWriter {
+    fn write_game(&mut self, _seed: u64, game: &GameRecord) -> Result<(), Error> {
+        ChunkWriter::write_game(self, game.index, &game.records())
+    }
 }
 
 /// A 64-bit mix of the seed and the game number: each game's own random stream.
@@ -160,7 +229,7 @@ pub fn play_game(
         depth: cfg.depth,
         ..Limits::default()
     };
-    let mut kept: Vec<String> = Vec::new();
+    let mut kept: Vec<(Chess, i32)> = Vec::new();
     let mut winning = (Color::White, 0usize);
     let mut quiet = 0usize;
     let result = loop {
@@ -180,7 +249,7 @@ pub fn play_game(
         let score = a.score.unwrap_or(0);
         let pos = game.position().clone();
         if keep(&pos, mv, score) {
-            kept.push(epd(&pos, score));
+            kept.push((pos.clone(), score));
         }
         // Adjudication, from White's point of view.
         let white = if pos.turn() == Color::White {
@@ -221,12 +290,11 @@ pub fn play_game(
             break Outcome::Draw;
         }
     };
-    let tag = result.pgn();
-    let lines = kept
-        .into_iter()
-        .map(|l| format!("{l} c9 \"{tag}\"; id \"s{}g{index}\";", cfg.seed))
-        .collect();
-    Some(GameRecord { index, lines })
+    Some(GameRecord {
+        index,
+        kept,
+        result,
+    })
 }
 
 /// Set by the Ctrl-C handler: finish the games written so far and stop.
@@ -375,7 +443,7 @@ pub struct Progress {
 pub fn run(
     cfg: &Config,
     first: u64,
-    out: &mut dyn Write,
+    out: &mut dyn Sink,
     mut progress: impl FnMut(&Progress),
 ) -> Result<(u64, u64), Error> {
     let next = AtomicU64::new(first);
@@ -399,6 +467,7 @@ pub fn run(
                 let mut engine = Rookery::new(cfg.seed);
                 engine.configure(&Settings {
                     hash_mb: cfg.hash_mb,
+                    eval: cfg.eval.clone(),
                     ..Settings::default()
                 });
                 loop {
@@ -411,7 +480,8 @@ pub fn run(
                     }
                     let game = play_game(cfg, index, &mut engine, stop).unwrap_or(GameRecord {
                         index,
-                        lines: Vec::new(),
+                        kept: Vec::new(),
+                        result: Outcome::Draw,
                     });
                     if tx.send(game).is_err() {
                         return;
@@ -427,17 +497,12 @@ pub fn run(
                 if done(written_games, written_positions) || INTERRUPTED.load(Ordering::Relaxed) {
                     continue;
                 }
-                let mut text = String::new();
-                for l in &game.lines {
-                    text.push_str(l);
-                    text.push('\n');
-                }
-                if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                    failure = Some(Error::Invalid(format!("cannot write the data: {e}")));
+                if let Err(e) = out.write_game(cfg.seed, &game) {
+                    failure = Some(e);
                     stop.store(true, Ordering::Relaxed);
                 }
                 written_games += 1;
-                written_positions += game.lines.len() as u64;
+                written_positions += game.kept.len() as u64;
             }
             if done(written_games, written_positions) || INTERRUPTED.load(Ordering::Relaxed) {
                 stop.store(true, Ordering::Relaxed);
@@ -562,17 +627,18 @@ mod tests {
             openings: Vec::new(),
             random_plies: 8,
             hash_mb: 1,
+            eval: Evaluation::Hce,
         }
     }
 
     #[test]
     fn the_same_seed_gives_the_same_data_whatever_the_threads() {
-        let mut one = Vec::new();
+        let mut one = EpdSink(Vec::new());
         run(&config(4, 1), 0, &mut one, |_| {}).unwrap();
-        let mut two = Vec::new();
+        let mut two = EpdSink(Vec::new());
         run(&config(4, 2), 0, &mut two, |_| {}).unwrap();
-        assert_eq!(one, two);
-        let text = String::from_utf8(one).unwrap();
+        assert_eq!(one.0, two.0);
+        let text = String::from_utf8(one.0).unwrap();
         assert!(text.lines().count() > 20, "{text}");
         for line in text.lines() {
             let s = parse_sample(line).unwrap();

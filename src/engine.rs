@@ -11,6 +11,7 @@ use shakmaty::Move;
 use crate::book::{Book, BookPolicy};
 pub use crate::core::Bound;
 use crate::core::{Game, Limits};
+use crate::nnue::Network;
 use crate::tb::Syzygy;
 use crate::tb::dtm::DtmTables;
 
@@ -107,6 +108,33 @@ pub struct Settings {
     pub syzygy_probe_depth: u32,
     /// Probe only positions with at most this many pieces (kings included).
     pub syzygy_probe_limit: u32,
+    /// The strong engine's evaluation: hand-crafted, or a learned net.
+    pub eval: Evaluation,
+}
+
+/// Which evaluation the strong engine searches with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The hand-crafted evaluation (tuned terms and piece-square tables).
+    #[default]
+    Hce,
+    /// A learned net (the built-in one or one loaded from a file).
+    Net(Arc<Network>),
+}
+
+impl Evaluation {
+    /// The built-in net.
+    pub fn builtin_net() -> Evaluation {
+        Evaluation::Net(Network::default_net())
+    }
+
+    /// `hce` or `net`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Evaluation::Hce => "hce",
+            Evaluation::Net(_) => "net",
+        }
+    }
 }
 
 impl Default for Settings {
@@ -118,6 +146,7 @@ impl Default for Settings {
             syzygy: None,
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
+            eval: Evaluation::Hce,
         }
     }
 }

@@ -4,7 +4,10 @@
 //! settings, and the tests walk it. Adding an option is one line in the table plus its field.
 //! Names match without regard to case; a bad value is an error message and changes nothing.
 
-use crate::engine::Settings;
+use std::sync::Arc;
+
+use crate::engine::{Evaluation, Settings};
+use crate::nnue::Network;
 use crate::registry;
 use crate::tb::Syzygy;
 
@@ -25,6 +28,11 @@ pub enum Kind {
     /// One of the registry's engine names.
     Engine {
         default: &'static str,
+    },
+    /// One of a fixed list of words.
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
     },
 }
 
@@ -112,6 +120,8 @@ pub static OPTIONS: &[Declared] = &[
     Declared { name: "SyzygyPath", kind: Kind::Text, effect: Reconfigure, help: "Syzygy tablebase directories, separated by ':'", store: store_syzygy_path },
     Declared { name: "SyzygyProbeDepth", kind: spin(1, 1, 100), effect: Reconfigure, help: "probe in the search from this remaining depth", store: |o, v| { o.syzygy_probe_depth = v.int() as u32; Ok(()) } },
     Declared { name: "SyzygyProbeLimit", kind: spin(7, 0, 7), effect: Reconfigure, help: "probe positions of at most this many pieces", store: |o, v| { o.syzygy_probe_limit = v.int() as u32; Ok(()) } },
+    Declared { name: "Evaluation", kind: Kind::Combo { default: "hce", vars: &["hce", "net"] }, effect: Reconfigure, help: "the strong engine's evaluation: hand-crafted (hce) or the learned net (net)", store: |o, v| { o.evaluation = v.text(); Ok(()) } },
+    Declared { name: "EvalFile", kind: Kind::Text, effect: Reconfigure, help: "a net file for Evaluation net (empty: the built-in net)", store: store_eval_file },
     Declared { name: "Engine", kind: Kind::Engine { default: "rookery" }, effect: Recreate, help: "any rung of the ladder, so GUIs and bots can play the tutorial's engines", store: |o, v| { o.engine = v.text(); Ok(()) } },
 ];
 
@@ -124,6 +134,19 @@ fn store_syzygy_path(o: &mut Options, v: Value<'_>) -> Result<(), String> {
             Syzygy::open(&o.syzygy_path).map_err(|e| format!("{e}; playing without tablebases"))?,
         );
     }
+    Ok(())
+}
+
+/// Loads the net a new `EvalFile` names; on failure the net in use stays.
+fn store_eval_file(o: &mut Options, v: Value<'_>) -> Result<(), String> {
+    let path = v.text();
+    if path.is_empty() {
+        o.net = None;
+    } else {
+        let net = Network::load(&path).map_err(|e| format!("{e}; the net in use stays"))?;
+        o.net = Some(Arc::new(net));
+    }
+    o.eval_file = path;
     Ok(())
 }
 
@@ -164,6 +187,11 @@ pub struct Options {
     pub syzygy_probe_depth: u32,
     pub syzygy_probe_limit: u32,
     pub engine: String,
+    /// `hce` or `net`.
+    pub evaluation: String,
+    pub eval_file: String,
+    /// The net `eval_file` names, when it loaded (`None`: the built-in net).
+    pub net: Option<Arc<Network>>,
 }
 
 impl Default for Options {
@@ -186,6 +214,9 @@ impl Default for Options {
             syzygy_probe_depth: 0,
             syzygy_probe_limit: 0,
             engine: String::new(),
+            evaluation: String::new(),
+            eval_file: String::new(),
+            net: None,
         };
         for d in OPTIONS {
             let value = match d.kind {
@@ -193,7 +224,7 @@ impl Default for Options {
                 Kind::Check { default } => Value::Bool(default),
                 Kind::Button => continue,
                 Kind::Text => Value::Text(""),
-                Kind::Engine { default } => Value::Text(default),
+                Kind::Engine { default } | Kind::Combo { default, .. } => Value::Text(default),
             };
             (d.store)(&mut o, value).expect("every default is valid");
         }
@@ -218,6 +249,10 @@ impl Options {
                         let vars: String = registry::names().map(|n| format!(" var {n}")).collect();
                         format!("combo default {default}{vars}")
                     }
+                    Kind::Combo { default, vars } => {
+                        let vars: String = vars.iter().map(|n| format!(" var {n}")).collect();
+                        format!("combo default {default}{vars}")
+                    }
                 };
                 format!("option name {} type {tail}", d.name)
             })
@@ -233,6 +268,11 @@ impl Options {
             syzygy: self.syzygy.clone(),
             syzygy_probe_depth: self.syzygy_probe_depth,
             syzygy_probe_limit: self.syzygy_probe_limit,
+            eval: if self.evaluation == "net" {
+                Evaluation::Net(self.net.clone().unwrap_or_else(Network::default_net))
+            } else {
+                Evaluation::Hce
+            },
         }
     }
 
@@ -269,6 +309,17 @@ impl Options {
                 if !registry::is_known(&engine_name) {
                     let unknown = registry::unknown(&engine_name);
                     return Err(format!("option '{}': {unknown}", d.name));
+                }
+                Value::Text(&engine_name)
+            }
+            Kind::Combo { vars, .. } => {
+                engine_name = need()?.to_ascii_lowercase();
+                if !vars.contains(&engine_name.as_str()) {
+                    return Err(format!(
+                        "option '{}': '{engine_name}' is not one of {}",
+                        d.name,
+                        vars.join(", ")
+                    ));
                 }
                 Value::Text(&engine_name)
             }
@@ -353,6 +404,14 @@ mod tests {
                 Kind::Engine { default } => {
                     assert_eq!(o.set(d.name, Some(default)), Ok(d.effect));
                     assert!(line.contains("var pst") && line.contains("var rookery"));
+                }
+                Kind::Combo { default, vars } => {
+                    assert!(vars.contains(&default));
+                    assert!(o.set(d.name, Some("no-such-value")).is_err());
+                    assert_eq!(o.set(d.name, Some(default)), Ok(d.effect));
+                    for v in vars {
+                        assert!(line.contains(&format!("var {v}")), "{line}");
+                    }
                 }
             }
             assert_eq!(

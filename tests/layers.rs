@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["core"],
-    &["eval", "book", "tb", "perft", "mate", "epd"],
+    &["eval", "nnue", "data", "book", "tb", "perft", "mate", "epd"],
     &["engine"],
     &["ladder", "search"],
     &["registry", "tree"],
     &["options", "bench", "driver"],
     &["tournament", "uci", "lab"],
     &["datagen"],
-    &["tune"],
+    &["tune", "train"],
     &["cli"],
 ];
 

@@ -5,14 +5,27 @@ use std::io::Write;
 
 use clap::Args;
 
-use crate::datagen::{self, Config, INTERRUPTED};
+use std::sync::Arc;
+
+use crate::data::store::ChunkWriter;
+use crate::datagen::{self, Config, EpdSink, INTERRUPTED};
+use crate::engine::Evaluation;
 use crate::error::Error;
+use crate::nnue::Network;
 
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
-    /// The data file (appended to: a second run with the same seed goes on with the next games)
-    #[arg(long, value_name = "FILE")]
+    /// Where the data goes: a directory of binary chunks with a manifest (32-byte records), or
+    /// a file ending in `.epd` for EPD lines. Appended to: a second run with the same seed goes
+    /// on with the next games
+    #[arg(long, value_name = "DIR|FILE.epd")]
     pub out: String,
+    /// The evaluation the games are played with: hce (hand-crafted) or net
+    #[arg(long, default_value = "hce")]
+    pub eval: String,
+    /// The net for `--eval net` [default: the built-in net]
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
     /// Games to play
     #[arg(long, conflicts_with = "positions")]
     pub games: Option<u64>,
@@ -66,7 +79,27 @@ fn clock(secs: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// The evaluation `--eval` and `--net` ask for.
+pub fn evaluation(eval: &str, net: Option<&str>) -> Result<Evaluation, Error> {
+    match (eval.to_ascii_lowercase().as_str(), net) {
+        ("hce", None) => Ok(Evaluation::Hce),
+        ("hce", Some(_)) => Err(Error::Invalid("--net needs --eval net".into())),
+        ("net", None) => Ok(Evaluation::builtin_net()),
+        ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(
+            Network::load(path).map_err(|e| Error::Invalid(e.0))?,
+        ))),
+        (other, _) => Err(Error::Invalid(format!(
+            "unknown evaluation '{other}' (hce or net)"
+        ))),
+    }
+}
+
 pub fn run(args: DatagenArgs) -> Result<i32, Error> {
+    let eval = evaluation(&args.eval, args.net.as_deref())?;
+    let epd = args.out.ends_with(".epd") || args.pgn.is_some();
+    if !epd {
+        return run_binary(args, eval);
+    }
     let existing = match std::fs::read_to_string(&args.out) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -88,6 +121,37 @@ pub fn run(args: DatagenArgs) -> Result<i32, Error> {
         );
         return Ok(0);
     }
+    let cfg = config(&args, eval)?;
+    if first > 0 {
+        println!(
+            "{}: going on from game {first} of seed {}",
+            args.out, args.seed
+        );
+    }
+    generate(&args, &cfg, first, &mut EpdSink(out))
+}
+
+/// Binary data: a directory of chunks with a manifest.
+fn run_binary(args: DatagenArgs, eval: Evaluation) -> Result<i32, Error> {
+    let cfg = config(&args, eval)?;
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let commit = option_env!("ROOKERY_COMMIT").unwrap_or("unknown");
+    let (mut writer, first) = ChunkWriter::open(&args.out, args.seed, &command, commit)?;
+    if first > 0 {
+        println!(
+            "{}: going on from game {first} of seed {} ({} positions so far)",
+            args.out,
+            args.seed,
+            writer.manifest().total_positions()
+        );
+    }
+    let code = generate(&args, &cfg, first, &mut writer)?;
+    writer.save()?;
+    Ok(code)
+}
+
+/// The generator's settings from the arguments, checked.
+fn config(args: &DatagenArgs, eval: Evaluation) -> Result<Config, Error> {
     if args.games.is_none() && args.positions.is_none() {
         return Err(Error::Invalid("give --games N or --positions N".into()));
     }
@@ -113,16 +177,21 @@ pub fn run(args: DatagenArgs) -> Result<i32, Error> {
         openings,
         random_plies: args.random_plies,
         hash_mb: args.hash.max(1),
+        eval,
     };
-    if first > 0 {
-        println!(
-            "{}: going on from game {first} of seed {}",
-            args.out, args.seed
-        );
-    }
+    Ok(cfg)
+}
+
+/// Plays the games into `out` with a live progress line.
+fn generate(
+    args: &DatagenArgs,
+    cfg: &Config,
+    first: u64,
+    out: &mut dyn datagen::Sink,
+) -> Result<i32, Error> {
     catch_ctrl_c();
     let target = args.positions.or(args.games).unwrap_or(1) as f64;
-    let (games, positions) = datagen::run(&cfg, first, &mut out, |p| {
+    let (games, positions) = datagen::run(cfg, first, out, |p| {
         let done = if args.positions.is_some() {
             p.positions
         } else {

@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod book;
+pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod fake;
@@ -15,6 +16,7 @@ pub mod play;
 #[cfg(feature = "lab")]
 pub mod serve;
 pub mod tb;
+pub mod train;
 pub mod tree;
 pub mod tune;
 
@@ -65,6 +67,12 @@ pub enum Command {
         /// Search depth
         #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// The evaluation: hce (hand-crafted) or net
+        #[arg(long, default_value = "hce")]
+        eval: String,
+        /// The net for `--eval net` [default: the built-in net]
+        #[arg(long, value_name = "FILE")]
+        net: Option<String>,
     },
     /// Build or inspect Polyglot opening books
     Book {
@@ -89,6 +97,13 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Self-play positions labelled with result and score, for tuning the evaluation
     Datagen(datagen::DatagenArgs),
+    /// Training data: statistics, conversion from EPD, shuffle, dedup, split, concatenation
+    Data {
+        #[command(subcommand)]
+        command: data::DataCommand,
+    },
+    /// Train a network (the learned evaluation) on self-play data and export it quantised
+    Train(train::TrainArgs),
     /// Fit every evaluation parameter to labelled positions and write them as Rust source
     Tune(tune::TuneArgs),
     /// Endgame tablebases: probe a position
@@ -269,10 +284,13 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Epd(args)) => epd::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Data { command }) => data::run(command),
+        Some(Command::Train(args)) => train::run(args),
         #[cfg(feature = "lab")]
         Some(Command::Serve(args)) => serve::run(args),
-        Some(Command::Bench { depth }) => {
-            crate::bench::run_printed(depth, |l| println!("{l}"));
+        Some(Command::Bench { depth, eval, net }) => {
+            let eval = datagen::evaluation(&eval, net.as_deref())?;
+            crate::bench::run_printed_with(depth, &eval, |l| println!("{l}"));
             Ok(0)
         }
     }

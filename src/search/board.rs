@@ -8,6 +8,7 @@ use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use crate::core::game::hash;
 use crate::eval::hce::{S, phase_weight, psq, psq_full};
+use crate::nnue::Delta;
 
 #[derive(Clone, Debug)]
 pub struct SearchBoard {
@@ -24,6 +25,9 @@ pub struct SearchBoard {
     /// The en passant part of `hash` (0 without a legal en passant capture), so that the next
     /// move does not work it out again.
     ep_key: u64,
+    /// The pieces the move that led here put on and took off: the learned evaluation's
+    /// accumulators follow the path with it (empty at the root and after a null move).
+    pub delta: Delta,
 }
 
 /// The part of `part_keys` a piece belongs to.
@@ -74,6 +78,7 @@ impl SearchBoard {
             phase,
             part_keys: part_keys_full(&pos),
             ep_key: z_ep(&pos),
+            delta: Delta::default(),
             pos,
         }
     }
@@ -90,10 +95,12 @@ impl SearchBoard {
         let mut score = self.psq;
         let mut phase = self.phase;
         let mut part_keys = self.part_keys;
+        let mut delta = Delta::default();
         let mut moved = |sq: Square, piece: Piece, add: bool| {
             let z = z_piece(sq, piece);
             hash ^= z;
             part_keys[part(piece)] ^= z;
+            delta.push(piece, sq, add);
             if add {
                 score += psq(piece, sq);
             } else {
@@ -206,6 +213,7 @@ impl SearchBoard {
             phase,
             part_keys,
             ep_key,
+            delta,
         };
         next.debug_check();
         next
@@ -222,6 +230,7 @@ impl SearchBoard {
             phase: self.phase,
             part_keys: self.part_keys,
             ep_key: 0,
+            delta: Delta::default(),
         };
         next.debug_check();
         Some(next)
@@ -261,6 +270,7 @@ impl SearchBoard {
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
+    use crate::nnue::{Accumulator, Network};
 
     /// Walks every line of the tree to `depth`, checking incremental state at each node.
     fn walk(b: &SearchBoard, depth: u32) -> u64 {
@@ -278,6 +288,40 @@ mod tests {
             .iter()
             .map(|&m| walk(&b.play(m), depth - 1))
             .sum()
+    }
+
+    /// Walks the tree to `depth`, bringing the net's accumulators from the parent's with each
+    /// move's delta, and checks them against a refresh at every node.
+    fn walk_net(net: &Network, b: &SearchBoard, acc: &Accumulator, depth: u32) -> u64 {
+        let mut full = Accumulator::new();
+        net.refresh(b.pos.board(), &mut full);
+        let h = net.hidden();
+        assert_eq!(acc.v[0][..h], full.v[0][..h]);
+        assert_eq!(acc.v[1][..h], full.v[1][..h]);
+        if depth == 0 {
+            return 1;
+        }
+        let mut child_acc = Accumulator::new();
+        let mut n = 0;
+        for &m in b.pos.legal_moves().iter() {
+            let child = b.play(m);
+            net.update(acc, &mut child_acc, &child.delta);
+            n += walk_net(net, &child, &child_acc, depth - 1);
+        }
+        n
+    }
+
+    #[test]
+    fn net_accumulators_follow_every_move_of_the_perft_suites() {
+        let net = Network::default_net();
+        let mut nodes = 0;
+        for (_, pos) in crate::search::test_positions::near_perft_suites("", 1, 0) {
+            let b = SearchBoard::new(pos);
+            let mut acc = Accumulator::new();
+            net.refresh(b.pos.board(), &mut acc);
+            nodes += walk_net(&net, &b, &acc, 2);
+        }
+        assert!(nodes > 20_000, "{nodes}");
     }
 
     #[test]

@@ -206,6 +206,13 @@ impl Engine for Rookery {
                 self.workers.push(Worker::new(self.workers.len()));
             }
         }
+        if settings.eval != self.settings.eval {
+            // The table keeps static evaluations: another evaluation's are no use.
+            self.tt.clear();
+        }
+        for w in &mut self.workers {
+            w.set_evaluation(&settings.eval);
+        }
         self.settings = settings.clone();
     }
 

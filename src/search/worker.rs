@@ -6,6 +6,7 @@
 //! The node search's steps are numbered so each technique can be found; measured Elo will be
 //! noted beside each as it is measured.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -28,8 +29,9 @@ use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
 use crate::core::time::{effort_factor, fall_factor};
-use crate::engine::{Analysis, PvLine, Report, Reporter, ScoredMove};
+use crate::engine::{Analysis, Evaluation, PvLine, Report, Reporter, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
+use crate::nnue::{Accumulator, Delta, Network};
 use crate::tb::Syzygy;
 
 /// Deepest ply a search reaches.
@@ -136,6 +138,18 @@ pub struct Worker {
     null_barrier: usize,
     /// The depth of the iteration in progress (extensions stop deep below it).
     root_depth: i32,
+    /// The learned evaluation, when it is in use (else the hand-crafted one).
+    net: Option<Arc<Network>>,
+    /// The net's accumulators along the search path, one a ply, each brought up to date only
+    /// when its node evaluates (empty while the hand-crafted evaluation is in use).
+    accs: Vec<AccSlot>,
+}
+
+/// A ply's accumulators, the move that led there, and whether they are up to date.
+struct AccSlot {
+    acc: Accumulator,
+    delta: Delta,
+    fresh: bool,
 }
 
 // Search margins: each has a name and one home.
@@ -188,6 +202,36 @@ impl Worker {
             nmp_min_ply: 0,
             null_barrier: 0,
             root_depth: 0,
+            net: None,
+            accs: Vec::new(),
+        }
+    }
+
+    /// Searches with `eval` from the next search on.
+    pub fn set_evaluation(&mut self, eval: &Evaluation) {
+        self.net = match eval {
+            Evaluation::Hce => None,
+            Evaluation::Net(net) => Some(net.clone()),
+        };
+        if self.net.is_some() && self.accs.is_empty() {
+            self.accs = (0..MAX_SEARCH_PLY + 4)
+                .map(|_| AccSlot {
+                    acc: Accumulator::new(),
+                    delta: Delta::default(),
+                    fresh: false,
+                })
+                .collect();
+        }
+    }
+
+    /// A node at `ply` begins: its accumulators are the parent's with the move's delta, worked
+    /// out when the node first evaluates.
+    #[inline]
+    fn enter(&mut self, b: &SearchBoard, ply: usize) {
+        if self.net.is_some() {
+            let slot = &mut self.accs[ply];
+            slot.delta = b.delta;
+            slot.fresh = false;
         }
     }
 
@@ -227,15 +271,42 @@ impl Worker {
         }
     }
 
-    fn evaluate(&mut self, b: &SearchBoard) -> i32 {
-        evaluate(
-            b.pos.board(),
-            b.turn(),
-            b.psq,
-            b.phase,
-            &mut self.pawns,
-            &mut NoEvalTrace,
-        )
+    fn evaluate(&mut self, b: &SearchBoard, ply: usize) -> i32 {
+        let Some(net) = self.net.as_deref() else {
+            return evaluate(
+                b.pos.board(),
+                b.turn(),
+                b.psq,
+                b.phase,
+                &mut self.pawns,
+                &mut NoEvalTrace,
+            );
+        };
+        // The nearest ply up the path whose accumulators are up to date (the root always is),
+        // then each ply below it from its parent and its move.
+        let mut from = ply;
+        while !self.accs[from].fresh {
+            from -= 1;
+        }
+        for k in from + 1..=ply {
+            let (done, rest) = self.accs.split_at_mut(k);
+            let slot = &mut rest[0];
+            net.update(&done[k - 1].acc, &mut slot.acc, &slot.delta);
+            slot.fresh = true;
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut full = Accumulator::new();
+            net.refresh(b.pos.board(), &mut full);
+            let h = net.hidden();
+            debug_assert!(
+                self.accs[ply].acc.v[0][..h] == full.v[0][..h]
+                    && self.accs[ply].acc.v[1][..h] == full.v[1][..h],
+                "incremental accumulators"
+            );
+        }
+        net.evaluate(&self.accs[ply].acc, b.turn())
+            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
     /// The static evaluation corrected by the correction histories (Step 6), kept clear of the
@@ -327,6 +398,7 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch::<PV>(shared, b, alpha, beta, ply);
         }
+        self.enter(b, ply);
         // Step 2. Count the node; stop if told to.
         if self.tick(shared) {
             return 0;
@@ -341,7 +413,11 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_SEARCH_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate(b) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(b, ply)
+            };
         }
         // Step 4. Mate distance pruning: no line here can beat a mate already found nearer.
         alpha = alpha.max(mated_in(ply as u32));
@@ -374,7 +450,7 @@ impl Worker {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+            tte.map_or_else(|| self.evaluate(b, ply), |e| e.eval)
         };
         let keys = CorrectionKeys::of(b.part_keys);
         let static_eval = self.corrected(b, raw_eval, keys);
@@ -815,6 +891,7 @@ impl Worker {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        self.enter(b, ply);
         if self.tick(shared) {
             return 0;
         }
@@ -827,7 +904,11 @@ impl Worker {
         }
         let in_check = b.pos.is_check();
         if ply >= MAX_SEARCH_PLY - 1 {
-            return if in_check { DRAW } else { self.evaluate(b) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(b, ply)
+            };
         }
         let tte = shared.tt.probe(b.hash);
         if !PV
@@ -851,7 +932,7 @@ impl Worker {
         let raw_eval = if in_check {
             -INFINITY
         } else {
-            tte.map_or_else(|| self.evaluate(b), |e| e.eval)
+            tte.map_or_else(|| self.evaluate(b, ply), |e| e.eval)
         };
         // Stand pat on the corrected evaluation (Step 6 of the node search).
         let static_eval = self.corrected(b, raw_eval, CorrectionKeys::of(b.part_keys));
@@ -998,7 +1079,7 @@ impl Worker {
         self.stack[0].static_eval = if in_check {
             -INFINITY
         } else {
-            self.evaluate(b)
+            self.evaluate(b, 0)
         };
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -1120,6 +1201,10 @@ impl Worker {
         report: Reporter<'_>,
     ) {
         let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        if let Some(net) = self.net.as_deref() {
+            net.refresh(root.pos.board(), &mut self.accs[0].acc);
+            self.accs[0].fresh = true;
+        }
         let mut stretch: f64 = 1.0;
         let mut last_best = None;
         let mut last_score: Option<i32> = None;

@@ -532,6 +532,30 @@ impl State {
         self.out.line(&format!(
             "Final evaluation: {white:+} cp (White's view), {v:+} cp for the side to move"
         ));
+        let net = self
+            .options
+            .net
+            .clone()
+            .unwrap_or_else(crate::nnue::Network::default_net);
+        let n = net.evaluate_board(pos.board(), pos.turn());
+        let white = if pos.turn() == Color::White { n } else { -n };
+        let which = if self.options.eval_file.is_empty() {
+            "built-in net".to_string()
+        } else {
+            self.options.eval_file.clone()
+        };
+        self.out.line(&format!(
+            "Net evaluation:   {white:+} cp (White's view), {n:+} cp for the side to move ({which}, {})",
+            net.architecture()
+        ));
+        self.out.line(&format!(
+            "In use: {}",
+            if self.options.evaluation == "net" {
+                "the net"
+            } else {
+                "the hand-crafted evaluation"
+            }
+        ));
     }
 }
 

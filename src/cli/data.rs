@@ -1,0 +1,270 @@
+//! `rookery data`: look at and prepare training data (32-byte records, see `data`): statistics,
+//! conversion from EPD, shuffling, removing duplicates, a validation split, concatenation.
+
+use std::collections::HashSet;
+use std::io::BufRead;
+
+use clap::Subcommand;
+
+use crate::core::Rng;
+use crate::data::Record;
+use crate::data::store;
+use crate::datagen::parse_sample;
+use crate::error::Error;
+
+#[derive(Subcommand, Debug)]
+pub enum DataCommand {
+    /// Count, result balance, score and piece-count histograms, duplicates
+    Stats {
+        /// Record files or data directories
+        #[arg(required = true, num_args = 1..)]
+        paths: Vec<String>,
+    },
+    /// Labelled EPD (`rookery datagen`'s EPD, `FEN | score | result`) to records; `-` reads stdin
+    Convert {
+        from: String,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+    },
+    /// All the positions of several data sets, in order, as one file
+    Cat {
+        #[arg(required = true, num_args = 1..)]
+        paths: Vec<String>,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+    },
+    /// The positions in a seeded random order
+    Shuffle {
+        path: String,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// The positions with each board kept once (the first)
+    Dedup {
+        path: String,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+    },
+    /// A seeded random split into training and validation files
+    Split {
+        path: String,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        #[arg(long, value_name = "FILE")]
+        val: String,
+        /// Fraction for validation
+        #[arg(long, default_value_t = 0.01)]
+        fraction: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+pub fn run(cmd: DataCommand) -> Result<i32, Error> {
+    match cmd {
+        DataCommand::Stats { paths } => {
+            let records = crate::train::load_all(&paths)?;
+            print!("{}", stats(&records));
+        }
+        DataCommand::Convert { from, out } => {
+            let (records, skipped) = convert(&from)?;
+            store::save(&out, &records)?;
+            println!(
+                "{} positions written to {out}{}",
+                records.len(),
+                if skipped > 0 {
+                    format!(" ({skipped} lines without a score left out)")
+                } else {
+                    String::new()
+                }
+            );
+        }
+        DataCommand::Cat { paths, out } => {
+            let records = crate::train::load_all(&paths)?;
+            store::save(&out, &records)?;
+            println!("{} positions written to {out}", records.len());
+        }
+        DataCommand::Shuffle { path, out, seed } => {
+            let mut records = store::load(&path)?;
+            shuffle(&mut records, seed);
+            store::save(&out, &records)?;
+            println!("{} positions shuffled into {out}", records.len());
+        }
+        DataCommand::Dedup { path, out } => {
+            let records = store::load(&path)?;
+            let n = records.len();
+            let kept = dedup(records);
+            store::save(&out, &kept)?;
+            println!(
+                "{} of {n} positions kept ({} duplicates) in {out}",
+                kept.len(),
+                n - kept.len()
+            );
+        }
+        DataCommand::Split {
+            path,
+            out,
+            val,
+            fraction,
+            seed,
+        } => {
+            if !(0.0..1.0).contains(&fraction) {
+                return Err(Error::Invalid("--fraction must be within 0 to 1".into()));
+            }
+            let (t, v) = crate::train::split(store::load(&path)?, fraction, seed);
+            store::save(&out, &t)?;
+            store::save(&val, &v)?;
+            println!("{} positions in {out}, {} in {val}", t.len(), v.len());
+        }
+    }
+    Ok(0)
+}
+
+fn shuffle(records: &mut [Record], seed: u64) {
+    let mut rng = Rng::new(seed);
+    for i in (1..records.len()).rev() {
+        records.swap(i, rng.index(i + 1));
+    }
+}
+
+/// Keeps the first record of each board (the same pieces on the same squares, the same side to
+/// move: records are from the mover's side).
+pub fn dedup(records: Vec<Record>) -> Vec<Record> {
+    let mut seen = HashSet::with_capacity(records.len());
+    records
+        .into_iter()
+        .filter(|r| seen.insert((r.occ, r.pcs)))
+        .collect()
+}
+
+/// Records from labelled EPD text; lines without a score are counted and left out.
+pub fn convert(from: &str) -> Result<(Vec<Record>, u64), Error> {
+    let reader: Box<dyn BufRead> = if from == "-" {
+        Box::new(std::io::BufReader::new(std::io::stdin()))
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(from).map_err(|e| Error::io(from, e))?,
+        ))
+    };
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| Error::io(from, e))?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let s = parse_sample(&line)
+            .map_err(|e| Error::Invalid(format!("{from}: line {}: {e}", i + 1)))?;
+        match s.score {
+            Some(score) => out.push(Record::new(&s.pos, score, s.result)),
+            None => skipped += 1,
+        }
+    }
+    Ok((out, skipped))
+}
+
+/// The statistics `rookery data stats` prints.
+pub fn stats(records: &[Record]) -> String {
+    let n = records.len().max(1) as f64;
+    let mut results = [0u64; 3];
+    let mut pieces = [0u64; 33];
+    let score_edges = [
+        -2000, -1000, -500, -250, -100, -50, 0, 50, 100, 250, 500, 1000, 2000,
+    ];
+    let mut scores = vec![0u64; score_edges.len() + 1];
+    let mut score_sum = 0f64;
+    for r in records {
+        results[usize::from(r.result.min(2))] += 1;
+        pieces[(r.piece_count() as usize).min(32)] += 1;
+        let s = i32::from(r.score);
+        score_sum += f64::from(s.abs());
+        scores[score_edges.iter().take_while(|&&e| s >= e).count()] += 1;
+    }
+    let unique = dedup(records.to_vec()).len();
+    let pct = |k: u64| 100.0 * k as f64 / n;
+    let mut out = format!(
+        "positions: {}\nunique boards: {unique} ({} duplicates, {:.2}%)\n\
+         results for the side to move: win {} ({:.1}%), draw {} ({:.1}%), loss {} ({:.1}%)\n\
+         mean |score|: {:.0} centipawns\n",
+        records.len(),
+        records.len() - unique,
+        pct((records.len() - unique) as u64),
+        results[2],
+        pct(results[2]),
+        results[1],
+        pct(results[1]),
+        results[0],
+        pct(results[0]),
+        score_sum / n
+    );
+    out += "score (side to move), centipawns:\n";
+    for (i, &c) in scores.iter().enumerate() {
+        let lo = if i == 0 {
+            "".into()
+        } else {
+            score_edges[i - 1].to_string()
+        };
+        let hi = score_edges.get(i).map_or(String::new(), |e| e.to_string());
+        out += &format!(
+            "  {lo:>6} .. {hi:<6} {c:>10} {:5.1}% {}\n",
+            pct(c),
+            bar(pct(c))
+        );
+    }
+    out += "pieces on the board (kings included):\n";
+    for (k, &c) in pieces.iter().enumerate() {
+        if c > 0 {
+            out += &format!("  {k:>2} {c:>10} {:5.1}% {}\n", pct(c), bar(pct(c)));
+        }
+    }
+    out
+}
+
+fn bar(pct: f64) -> String {
+    "#".repeat((pct / 2.0).round() as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epd_converts_and_the_statistics_count_it() {
+        let dir = std::env::temp_dir().join(format!("rookery-data-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let epd = dir.join("a.epd");
+        std::fs::write(
+            &epd,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; ce 20; c9 \"1-0\"; id \"s1g0\";\n\
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - hmvc 0; fmvn 1; ce 25; c9 \"1-0\"; id \"s1g1\";\n\
+             8/8/8/4k3/8/8/3PPK2/8 w - - 0 1 | 120 | 0.5\n\
+             8/8/8/4k3/8/8/3PPK2/8 w - - 0 1 [0.5]\n",
+        )
+        .unwrap();
+        let (records, skipped) = convert(epd.to_str().unwrap()).unwrap();
+        assert_eq!((records.len(), skipped), (3, 1));
+        assert_eq!((records[0].score, records[0].result), (20, 0), "Black lost");
+        assert_eq!((records[2].score, records[2].result), (120, 1));
+        let s = stats(&records);
+        assert!(s.contains("positions: 3"), "{s}");
+        assert!(s.contains("unique boards: 2 (1 duplicates"), "{s}");
+        assert!(s.contains("loss 2 (66.7%)"), "{s}");
+        assert_eq!(dedup(records.clone()).len(), 2);
+        let mut shuffled = records.clone();
+        shuffle(&mut shuffled, 3);
+        shuffled.sort_by_key(|r| (r.occ, r.score));
+        let mut sorted = records;
+        sorted.sort_by_key(|r| (r.occ, r.score));
+        assert_eq!(shuffled, sorted);
+        std::fs::write(&epd, "not a position\n").unwrap();
+        assert!(
+            convert(epd.to_str().unwrap())
+                .unwrap_err()
+                .to_string()
+                .contains("line 1")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

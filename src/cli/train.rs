@@ -1,0 +1,225 @@
+//! `rookery train`: fits a network to labelled positions and exports it (see `train`).
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::error::Error;
+use crate::nnue::Activation;
+use crate::train::{self, Config, FloatNet, Trainer};
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Training data: record files or data directories (`rookery datagen --out DIR`, `rookery data convert`)
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    pub data: Vec<String>,
+    /// Validation data [default: a fraction split off the training data]
+    #[arg(long, value_name = "PATH")]
+    pub val: Option<String>,
+    /// Fraction of the training data kept apart for validation (without --val)
+    #[arg(long, default_value_t = 0.01)]
+    pub val_fraction: f64,
+    /// The quantised net to write; the checkpoint, loss CSV and SVG are written beside it
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// Neurons in the hidden layer, each perspective [default: 128 up to 16M positions, 256 up to 64M, then 512]
+    #[arg(long)]
+    pub hidden: Option<usize>,
+    /// Activation of the hidden layer: screlu or crelu
+    #[arg(long, default_value = "screlu")]
+    pub activation: String,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions a mini-batch
+    #[arg(long, default_value_t = 16_384)]
+    pub batch: usize,
+    /// Starting learning rate (AdamW)
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// The final learning rate as a fraction of --lr (cosine schedule)
+    #[arg(long, default_value_t = 0.01)]
+    pub lr_end: f32,
+    /// AdamW's decoupled weight decay
+    #[arg(long, default_value_t = 0.01)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest is the search score)
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Threads [default: every core]
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Go on from a checkpoint (`<out>.ckpt`) instead of starting afresh
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
+}
+
+fn default_hidden(positions: usize) -> usize {
+    match positions {
+        0..=16_000_000 => 128,
+        16_000_001..=64_000_000 => 256,
+        _ => 512,
+    }
+}
+
+pub fn run(args: TrainArgs) -> Result<i32, Error> {
+    let activation = match args.activation.to_ascii_lowercase().as_str() {
+        "screlu" => Activation::SCReLU,
+        "crelu" => Activation::CReLU,
+        other => {
+            return Err(Error::Invalid(format!(
+                "unknown activation '{other}' (screlu or crelu)"
+            )));
+        }
+    };
+    if args.epochs == 0
+        || args.batch == 0
+        || args.lr.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        || !(0.0..=1.0).contains(&args.wdl)
+    {
+        return Err(Error::Invalid(
+            "--epochs and --batch must be at least 1, --lr above 0, --wdl within 0 to 1".into(),
+        ));
+    }
+    if !(0.0..0.5).contains(&args.val_fraction) {
+        return Err(Error::Invalid(
+            "--val-fraction must be within 0 to 0.5".into(),
+        ));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, 256);
+    let t0 = Instant::now();
+    let records = train::load_all(&args.data)?;
+    let (train_r, val_r) = match &args.val {
+        Some(v) => (records, crate::data::store::load(v)?),
+        None => train::split(records, args.val_fraction, args.seed),
+    };
+    if train_r.is_empty() {
+        return Err(Error::Invalid(
+            "no training positions in the data given".into(),
+        ));
+    }
+    let hidden = args.hidden.unwrap_or_else(|| default_hidden(train_r.len()));
+    if hidden == 0 || hidden > crate::nnue::MAX_HIDDEN {
+        return Err(Error::Invalid(format!(
+            "--hidden must be within 1 to {}",
+            crate::nnue::MAX_HIDDEN
+        )));
+    }
+    let cfg = Config {
+        hidden,
+        activation,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_end: args.lr_end,
+        weight_decay: args.weight_decay,
+        wdl: args.wdl,
+        threads,
+        seed: args.seed,
+    };
+    let train_s = train::samples(&train_r, cfg.wdl);
+    let val_s = train::samples(&val_r, cfg.wdl);
+    eprintln!(
+        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {}, {threads} threads",
+        train_s.len(),
+        val_s.len(),
+        t0.elapsed().as_secs_f64(),
+        crate::nnue::INPUTS,
+        activation.name()
+    );
+    drop(train_r);
+    let ckpt = format!("{}.ckpt", args.out);
+    let mut trainer = match &args.resume {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let t =
+                Trainer::from_bytes(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
+            if t.net.hidden != hidden || t.net.activation != activation {
+                return Err(Error::Invalid(format!(
+                    "{path}: a net of {} hidden ({}), not {hidden} ({})",
+                    t.net.hidden,
+                    t.net.activation.name(),
+                    activation.name()
+                )));
+            }
+            eprintln!("going on from epoch {} of {path}", t.epoch);
+            t
+        }
+        None => Trainer::new(FloatNet::new(hidden, activation, args.seed)),
+    };
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    while trainer.epoch < cfg.epochs {
+        let train_loss = trainer.epoch(&cfg, &train_s, |p| {
+            let fraction = p.batch as f64 / p.batches as f64;
+            let bar: String = (0..30)
+                .map(|i| {
+                    if (i as f64) < fraction * 30.0 {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            eprint!(
+                "\repoch {}/{} [{bar}] loss {:.6}, {:.0} positions/s   ",
+                p.epoch, cfg.epochs, p.loss, p.positions_per_second
+            );
+            let _ = std::io::stderr().flush();
+        });
+        let val_loss = trainer.loss(&val_s, threads);
+        trainer.history.push((train_loss, val_loss));
+        eprintln!(
+            "\repoch {}/{}: training loss {train_loss:.6}, validation loss {val_loss:.6}, {:.0} s                ",
+            trainer.epoch,
+            cfg.epochs,
+            t0.elapsed().as_secs_f64()
+        );
+        std::fs::write(&ckpt, trainer.to_bytes()).map_err(|e| Error::io(&ckpt, e))?;
+        write_outputs(&args, &cfg, &trainer, &command, train_s.len())?;
+    }
+    println!(
+        "{}: {} (validation loss {:.6}); checkpoint {ckpt}",
+        args.out,
+        trainer.net.quantise(String::new()).architecture(),
+        trainer.history.last().map_or(0.0, |h| h.1)
+    );
+    Ok(0)
+}
+
+/// The quantised net and the loss curve (CSV and SVG), after every epoch.
+fn write_outputs(
+    args: &TrainArgs,
+    cfg: &Config,
+    t: &Trainer,
+    command: &str,
+    positions: usize,
+) -> Result<(), Error> {
+    let provenance = format!(
+        "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
+         epochs: {}\nhidden: {}\nwdl: {}\nvalidation loss: {:.6}\n",
+        args.data.join(" "),
+        option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
+        env!("CARGO_PKG_VERSION"),
+        t.epoch,
+        cfg.hidden,
+        cfg.wdl,
+        t.history.last().map_or(0.0, |h| h.1),
+    );
+    let net = t.net.quantise(provenance);
+    std::fs::write(&args.out, net.to_bytes()).map_err(|e| Error::io(&args.out, e))?;
+    let csv = format!("{}.loss.csv", args.out);
+    let mut text = Vec::new();
+    train::loss_csv(&t.history, &mut text).map_err(|e| Error::io(&csv, e))?;
+    std::fs::write(&csv, text).map_err(|e| Error::io(&csv, e))?;
+    let svg = format!("{}.loss.svg", args.out);
+    let title = format!(
+        "{}: loss by epoch ({positions} positions)",
+        net.architecture()
+    );
+    std::fs::write(&svg, train::loss_svg(&t.history, &title)).map_err(|e| Error::io(&svg, e))
+}

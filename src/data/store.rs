@@ -1,0 +1,338 @@
+//! A data set on disk: a directory of chunk files (`chunk-000000.bin`, ...) of records and a
+//! `manifest.json` that says, for each chunk, how many positions it holds, the seed and games it
+//! came from, and for each run of the generator its command and commit. The manifest is written
+//! (atomically: a temporary file, then a rename) after the data it counts, so after a crash or
+//! Ctrl-C a chunk may hold more than the manifest counts, never less: the next run cuts the chunk
+//! back to what is counted (a torn record included) and replays the games after it, which the
+//! seed makes the same.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::{RECORD_SIZE, Record, parse_records};
+use crate::error::Error;
+
+pub const MANIFEST: &str = "manifest.json";
+/// What the manifest's `format` field says.
+pub const FORMAT: &str = "rookery-data 1: 32-byte records (bulletformat ChessBoard layout)";
+/// Positions a chunk holds before the next one is started.
+pub const CHUNK_POSITIONS: u64 = 1 << 20;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub runs: Vec<Run>,
+    pub chunks: Vec<Chunk>,
+}
+
+/// One start of the generator.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub seed: u64,
+    pub command: String,
+    pub commit: String,
+    /// Seconds since 1970 at the start.
+    pub started: u64,
+    /// The first game it played.
+    pub first_game: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Chunk {
+    pub file: String,
+    pub seed: u64,
+    /// Positions counted (the file may hold more after a crash: they are cut on resume).
+    pub positions: u64,
+    pub first_game: u64,
+    /// One past the last game whose positions are counted.
+    pub next_game: u64,
+}
+
+impl Manifest {
+    pub fn total_positions(&self) -> u64 {
+        self.chunks.iter().map(|c| c.positions).sum()
+    }
+
+    /// The next game of `seed`: one past the last counted.
+    pub fn next_game(&self, seed: u64) -> u64 {
+        self.chunks
+            .iter()
+            .filter(|c| c.seed == seed)
+            .map(|c| c.next_game)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+fn read_manifest(dir: &Path) -> Result<Option<Manifest>, Error> {
+    let path = dir.join(MANIFEST);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::Invalid(format!("{}: not a data manifest: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path.display(), e)),
+    }
+}
+
+fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), Error> {
+    let tmp = dir.join(format!("{MANIFEST}.tmp"));
+    let text = serde_json::to_string_pretty(m).expect("a manifest serialises");
+    std::fs::write(&tmp, text + "\n").map_err(|e| Error::io(tmp.display(), e))?;
+    std::fs::rename(&tmp, dir.join(MANIFEST)).map_err(|e| Error::io(dir.display(), e))
+}
+
+/// Appends games to a data directory.
+pub struct ChunkWriter {
+    dir: PathBuf,
+    manifest: Manifest,
+    file: Option<File>,
+    seed: u64,
+    last_save: Instant,
+}
+
+impl ChunkWriter {
+    /// Opens (or creates) `dir` for the games of `seed`, cutting the last chunk back to what the
+    /// manifest counts. Returns the writer and the game to go on from.
+    pub fn open(
+        dir: &str,
+        seed: u64,
+        command: &str,
+        commit: &str,
+    ) -> Result<(ChunkWriter, u64), Error> {
+        let dir = PathBuf::from(dir);
+        if dir.is_file() {
+            return Err(Error::Invalid(format!(
+                "{}: a file; binary data goes to a directory (or give a .epd file for EPD)",
+                dir.display()
+            )));
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(dir.display(), e))?;
+        let mut manifest = match read_manifest(&dir)? {
+            Some(m) => m,
+            None => {
+                if std::fs::read_dir(&dir)
+                    .map_err(|e| Error::io(dir.display(), e))?
+                    .next()
+                    .is_some()
+                {
+                    return Err(Error::Invalid(format!(
+                        "{}: not empty and has no {MANIFEST}: give a new or empty directory",
+                        dir.display()
+                    )));
+                }
+                Manifest {
+                    format: FORMAT.into(),
+                    ..Manifest::default()
+                }
+            }
+        };
+        if let Some(last) = manifest.chunks.last() {
+            let path = dir.join(&last.file);
+            let counted = last.positions * RECORD_SIZE as u64;
+            let len = std::fs::metadata(&path)
+                .map_err(|e| Error::io(path.display(), e))?
+                .len();
+            if len < counted {
+                return Err(Error::Invalid(format!(
+                    "{}: holds {len} bytes but the manifest counts {counted}: the data was cut outside the generator",
+                    path.display()
+                )));
+            }
+            if len > counted {
+                let f = OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(|e| Error::io(path.display(), e))?;
+                f.set_len(counted)
+                    .map_err(|e| Error::io(path.display(), e))?;
+            }
+        }
+        let first = manifest.next_game(seed);
+        manifest.runs.push(Run {
+            seed,
+            command: command.into(),
+            commit: commit.into(),
+            started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            first_game: first,
+        });
+        write_manifest(&dir, &manifest)?;
+        Ok((
+            ChunkWriter {
+                dir,
+                manifest,
+                file: None,
+                seed,
+                last_save: Instant::now(),
+            },
+            first,
+        ))
+    }
+
+    /// Appends game `index`'s records.
+    pub fn write_game(&mut self, index: u64, records: &[Record]) -> Result<(), Error> {
+        let needs_new = match self.manifest.chunks.last() {
+            None => true,
+            Some(c) => c.seed != self.seed || c.positions >= CHUNK_POSITIONS,
+        };
+        if needs_new {
+            self.save()?;
+            let name = format!("chunk-{:06}.bin", self.manifest.chunks.len());
+            self.manifest.chunks.push(Chunk {
+                file: name,
+                seed: self.seed,
+                positions: 0,
+                first_game: index,
+                next_game: index,
+            });
+            self.file = None;
+        }
+        let chunk = self.manifest.chunks.last_mut().unwrap();
+        if self.file.is_none() {
+            let path = self.dir.join(&chunk.file);
+            self.file = Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(|e| Error::io(path.display(), e))?,
+            );
+        }
+        let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
+        for r in records {
+            bytes.extend_from_slice(&r.to_bytes());
+        }
+        let file = self.file.as_mut().unwrap();
+        file.write_all(&bytes)
+            .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
+        chunk.positions += records.len() as u64;
+        chunk.next_game = index + 1;
+        if self.last_save.elapsed() >= Duration::from_secs(2) {
+            self.save()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the data, then writes the manifest that counts it.
+    pub fn save(&mut self) -> Result<(), Error> {
+        if let Some(f) = self.file.as_mut() {
+            f.sync_data()
+                .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
+        }
+        self.last_save = Instant::now();
+        write_manifest(&self.dir, &self.manifest)
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+}
+
+impl Drop for ChunkWriter {
+    fn drop(&mut self) {
+        let _ = self.save();
+    }
+}
+
+/// Every record of a data set: a directory with a manifest (the counted positions of each chunk)
+/// or a file of records.
+pub fn load(path: &str) -> Result<Vec<Record>, Error> {
+    let p = Path::new(path);
+    if p.is_dir() {
+        let m = read_manifest(p)?
+            .ok_or_else(|| Error::Invalid(format!("{path}: a directory without {MANIFEST}")))?;
+        let mut out = Vec::with_capacity(m.total_positions() as usize);
+        for c in &m.chunks {
+            let file = p.join(&c.file);
+            let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
+            let counted = (c.positions as usize) * RECORD_SIZE;
+            if bytes.len() < counted {
+                return Err(Error::Invalid(format!(
+                    "{}: shorter than the manifest counts",
+                    file.display()
+                )));
+            }
+            out.extend(
+                parse_records(&bytes[..counted])
+                    .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?,
+            );
+        }
+        Ok(out)
+    } else {
+        let bytes = std::fs::read(p).map_err(|e| Error::io(path, e))?;
+        parse_records(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))
+    }
+}
+
+/// Writes `records` as one file of records.
+pub fn save(path: &str, records: &[Record]) -> Result<(), Error> {
+    let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
+    for r in records {
+        bytes.extend_from_slice(&r.to_bytes());
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Chess;
+
+    fn records(n: usize, score: i16) -> Vec<Record> {
+        (0..n)
+            .map(|i| Record::new(&Chess::default(), i32::from(score) + i as i32, 0.5))
+            .collect()
+    }
+
+    #[test]
+    fn a_run_cut_in_the_middle_of_a_record_goes_on_where_the_manifest_says() {
+        let dir = std::env::temp_dir().join(format!("rookery-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let d = dir.to_str().unwrap();
+        let (mut w, first) = ChunkWriter::open(d, 5, "test", "abc").unwrap();
+        assert_eq!(first, 0);
+        w.write_game(0, &records(3, 0)).unwrap();
+        w.write_game(1, &records(2, 10)).unwrap();
+        w.save().unwrap();
+        // Game 2 is written but the process dies before the manifest counts it, half a record in.
+        w.write_game(2, &records(4, 20)).unwrap();
+        std::mem::forget(w);
+        let chunk = dir.join("chunk-000000.bin");
+        let len = std::fs::metadata(&chunk).unwrap().len();
+        OpenOptions::new()
+            .write(true)
+            .open(&chunk)
+            .unwrap()
+            .set_len(len - 16)
+            .unwrap();
+        let (mut w, first) = ChunkWriter::open(d, 5, "test again", "abc").unwrap();
+        assert_eq!(first, 2, "game 2 is played again");
+        w.write_game(2, &records(4, 20)).unwrap();
+        drop(w);
+        let all = load(d).unwrap();
+        assert_eq!(all.len(), 9);
+        assert_eq!(all[5].score, 20);
+        let m = read_manifest(&dir).unwrap().unwrap();
+        assert_eq!(m.runs.len(), 2);
+        assert_eq!(m.next_game(5), 3);
+        assert_eq!(m.next_game(6), 0);
+        // Another seed starts its own chunk.
+        let (mut w, first) = ChunkWriter::open(d, 6, "other seed", "abc").unwrap();
+        assert_eq!(first, 0);
+        w.write_game(0, &records(1, 0)).unwrap();
+        drop(w);
+        let m = read_manifest(&dir).unwrap().unwrap();
+        assert_eq!(m.chunks.len(), 2);
+        assert_eq!(load(d).unwrap().len(), 10);
+        // A manifest counting more than a chunk holds is an error, not a silent loss.
+        std::fs::write(dir.join("chunk-000001.bin"), b"").unwrap();
+        assert!(ChunkWriter::open(d, 6, "x", "y").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,716 @@
+//! `rookery train`: fits a network (`nnue`) to labelled positions (`data`), on every core, in
+//! 32-bit floats, then exports it quantised.
+//!
+//! - **Target.** A blend of the game's result and the search's score, both as expected results:
+//!   `t = wdl * result + (1 - wdl) * sigmoid(score / 400)`.
+//! - **Loss.** `(sigmoid(y) - t)^2`, the net's output `y` in units of 400 centipawns, averaged
+//!   over a mini-batch.
+//! - **Optimiser.** AdamW (decoupled weight decay), the learning rate falling along a cosine from
+//!   `lr` to `lr * lr_end` over the run. Weights are kept within +/-1.98 so that the quantised
+//!   net fits its integers.
+//! - **Parallel.** Each mini-batch is split over the threads; each thread sums its gradient, the
+//!   sums are added, and the update is split over the threads by parameter.
+
+use std::f32::consts::PI;
+use std::io::Write;
+use std::time::Instant;
+
+use crate::core::Rng;
+use crate::data::Record;
+use crate::error::Error;
+use crate::nnue::{self, Activation, INPUTS, Network, QA, QB};
+
+/// Scores are turned into expected results with this many centipawns a unit.
+pub const EVAL_SCALE: f32 = 400.0;
+/// Weights stay within this, so that the quantised values fit.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// A position's inputs: the features of each perspective (side to move first) and its target.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub stm: Vec<u16>,
+    pub ntm: Vec<u16>,
+    pub target: f32,
+}
+
+/// The features of a record, both perspectives, and the count.
+pub fn features(r: &Record, stm: &mut [u16; 32], ntm: &mut [u16; 32]) -> usize {
+    let mut n = 0;
+    for (code, sq) in r.pieces() {
+        let ours = code >> 3 == 0;
+        let role = shakmaty::Role::ALL[usize::from(code & 7).min(5)];
+        stm[n] = nnue::feature_index(ours, role, usize::from(sq)) as u16;
+        ntm[n] = nnue::feature_index(!ours, role, usize::from(sq ^ 56)) as u16;
+        n += 1;
+    }
+    n
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a record.
+pub fn target(r: &Record, wdl: f32) -> f32 {
+    wdl * r.result_stm() + (1.0 - wdl) * sigmoid(f32::from(r.score) / EVAL_SCALE)
+}
+
+/// The float network: every parameter in one vector, `[ft weights | ft bias | out weights | out bias]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub params: Vec<f32>,
+}
+
+impl FloatNet {
+    pub fn len(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// Random feature weights (uniform, scaled to the fan-in), small output weights.
+    pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
+        let mut params = vec![0.0; FloatNet::len(hidden)];
+        let ft = 1.0 / (32f32).sqrt();
+        for p in &mut params[..INPUTS * hidden] {
+            *p = uniform(ft);
+        }
+        let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        let o = INPUTS * hidden + hidden;
+        for p in &mut params[o..o + 2 * hidden] {
+            *p = uniform(out);
+        }
+        FloatNet {
+            hidden,
+            activation,
+            params,
+        }
+    }
+
+    fn offsets(&self) -> (usize, usize, usize) {
+        let h = self.hidden;
+        (INPUTS * h, INPUTS * h + h, INPUTS * h + 3 * h)
+    }
+
+    fn act(&self, x: f32) -> (f32, f32) {
+        let c = x.clamp(0.0, 1.0);
+        let inside = x > 0.0 && x < 1.0;
+        match self.activation {
+            Activation::CReLU => (c, if inside { 1.0 } else { 0.0 }),
+            Activation::SCReLU => (c * c, if inside { 2.0 * c } else { 0.0 }),
+        }
+    }
+
+    /// The output `y` (units of 400 centipawns) for a position's features.
+    pub fn forward(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let (b1, w2, b2) = self.offsets();
+        let (acc_s, acc_n) = acc.split_at_mut(h);
+        for acc_p in [&mut *acc_s, &mut *acc_n] {
+            acc_p.copy_from_slice(&self.params[b1..b1 + h]);
+        }
+        for (acc_p, feats) in [(&mut *acc_s, stm), (&mut *acc_n, ntm)] {
+            for &f in feats {
+                let row = &self.params[usize::from(f) * h..(usize::from(f) + 1) * h];
+                for (a, w) in acc_p.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        let mut y = self.params[b2];
+        for j in 0..h {
+            y += self.params[w2 + j] * self.act(acc_s[j]).0
+                + self.params[w2 + h + j] * self.act(acc_n[j]).0;
+        }
+        y
+    }
+
+    /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
+    pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        let (b1, w2, b2) = self.offsets();
+        let y = self.forward(&s.stm, &s.ntm, acc);
+        let p = sigmoid(y);
+        let err = p - s.target;
+        let g = 2.0 * err * p * (1.0 - p);
+        grad[b2] += g;
+        let (acc_s, acc_n) = acc.split_at_mut(h);
+        for j in 0..h {
+            let (a_s, d_s) = self.act(acc_s[j]);
+            let (a_n, d_n) = self.act(acc_n[j]);
+            grad[w2 + j] += g * a_s;
+            grad[w2 + h + j] += g * a_n;
+            // The accumulators now hold their gradients.
+            acc_s[j] = g * self.params[w2 + j] * d_s;
+            acc_n[j] = g * self.params[w2 + h + j] * d_n;
+            grad[b1 + j] += acc_s[j] + acc_n[j];
+        }
+        for (acc_p, feats) in [(&*acc_s, &s.stm), (&*acc_n, &s.ntm)] {
+            for &f in feats {
+                let row = &mut grad[usize::from(f) * h..(usize::from(f) + 1) * h];
+                for (gw, d) in row.iter_mut().zip(acc_p.iter()) {
+                    *gw += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// The quantised net for the search.
+    pub fn quantise(&self, provenance: String) -> Network {
+        let (b1, w2, b2) = self.offsets();
+        let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
+        Network::from_parts(
+            self.activation,
+            self.params[..b1].iter().map(|&w| q(w, QA)).collect(),
+            self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
+            self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
+            (self.params[b2] * (QA * QB) as f32).round() as i32,
+            provenance,
+        )
+        .expect("the float net's shape is a valid net")
+    }
+
+    /// The score in centipawns, as the float net computes it.
+    pub fn centipawns(&self, stm: &[u16], ntm: &[u16]) -> f32 {
+        let mut acc = vec![0.0; 2 * self.hidden];
+        self.forward(stm, ntm, &mut acc) * nnue::SCALE as f32
+    }
+}
+
+/// The samples of `records` (their features and targets).
+pub fn samples(records: &[Record], wdl: f32) -> Vec<Sample> {
+    records
+        .iter()
+        .map(|r| {
+            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+            let k = features(r, &mut s, &mut n);
+            Sample {
+                stm: s[..k].to_vec(),
+                ntm: n[..k].to_vec(),
+                target: target(r, wdl),
+            }
+        })
+        .collect()
+}
+
+/// What `rookery train` is asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// The final learning rate as a fraction of `lr`.
+    pub lr_end: f32,
+    pub weight_decay: f32,
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hidden: 128,
+            activation: Activation::SCReLU,
+            epochs: 10,
+            batch: 16_384,
+            lr: 0.001,
+            lr_end: 0.01,
+            weight_decay: 0.01,
+            wdl: 0.3,
+            threads: 1,
+            seed: 1,
+        }
+    }
+}
+
+/// The optimiser's state, kept in checkpoints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trainer {
+    pub net: FloatNet,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    pub step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+    /// (train loss, validation loss) of each epoch completed.
+    pub history: Vec<(f32, f32)>,
+}
+
+/// One epoch's figures, for the progress line.
+pub struct Progress {
+    pub epoch: usize,
+    pub batch: usize,
+    pub batches: usize,
+    pub loss: f32,
+    pub positions_per_second: f64,
+}
+
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKCK";
+
+impl Trainer {
+    pub fn new(net: FloatNet) -> Trainer {
+        let n = net.params.len();
+        Trainer {
+            net,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+            epoch: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Mean loss over `data`, on `threads` threads.
+    pub fn loss(&self, data: &[Sample], threads: usize) -> f32 {
+        if data.is_empty() {
+            return 0.0;
+        }
+        let chunk = data.len().div_ceil(threads.max(1));
+        let total: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = data
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut acc = vec![0.0; 2 * self.net.hidden];
+                        part.iter()
+                            .map(|x| {
+                                let e =
+                                    sigmoid(self.net.forward(&x.stm, &x.ntm, &mut acc)) - x.target;
+                                f64::from(e * e)
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        (total / data.len() as f64) as f32
+    }
+
+    /// The learning rate at `step` of `total`.
+    fn rate(cfg: &Config, step: u64, total: u64) -> f32 {
+        let x = (step as f32 / total.max(1) as f32).min(1.0);
+        let end = cfg.lr * cfg.lr_end;
+        end + 0.5 * (cfg.lr - end) * (1.0 + (PI * x).cos())
+    }
+
+    /// One epoch over `train` in a seeded random order. Returns the mean training loss.
+    pub fn epoch(
+        &mut self,
+        cfg: &Config,
+        train: &[Sample],
+        mut progress: impl FnMut(&Progress),
+    ) -> f32 {
+        let threads = cfg.threads.max(1);
+        let n = self.net.params.len();
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let mut rng = Rng::new(cfg.seed ^ (self.epoch as u64 + 1).wrapping_mul(0x9e37_79b9));
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.index(i + 1));
+        }
+        let batches = train.len().div_ceil(cfg.batch.max(1));
+        let total_steps = (batches * cfg.epochs) as u64;
+        let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        let mut last = Instant::now();
+        for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
+            let part = batch.len().div_ceil(threads);
+            let net = &self.net;
+            let losses: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part))
+                    .map(|(g, idx)| {
+                        s.spawn(move || {
+                            g.iter_mut().for_each(|x| *x = 0.0);
+                            let mut acc = vec![0.0; 2 * net.hidden];
+                            idx.iter()
+                                .map(|&i| f64::from(net.backward(&train[i as usize], &mut acc, g)))
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            let used = batch.len().div_ceil(part);
+            loss_sum += losses.iter().sum::<f64>();
+            let lr = Trainer::rate(cfg, self.step, total_steps);
+            self.step += 1;
+            self.apply(cfg, &grads[..used], batch.len() as f32, lr);
+            if last.elapsed().as_millis() >= 500 || b + 1 == batches {
+                last = Instant::now();
+                let seen = (b * cfg.batch + batch.len()) as f64;
+                progress(&Progress {
+                    epoch: self.epoch + 1,
+                    batch: b + 1,
+                    batches,
+                    loss: (loss_sum / seen) as f32,
+                    positions_per_second: seen / start.elapsed().as_secs_f64().max(1e-9),
+                });
+            }
+        }
+        self.epoch += 1;
+        (loss_sum / train.len().max(1) as f64) as f32
+    }
+
+    /// AdamW on the summed gradients, split over the threads by parameter.
+    fn apply(&mut self, cfg: &Config, grads: &[Vec<f32>], batch: f32, lr: f32) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let t = self.step as i32;
+        let c1 = 1.0 - b1.powi(t);
+        let c2 = 1.0 - b2.powi(t);
+        let wd = cfg.weight_decay;
+        let n = self.net.params.len();
+        let threads = cfg.threads.max(1);
+        let part = n.div_ceil(threads);
+        std::thread::scope(|s| {
+            for (k, ((p, m), v)) in self
+                .net
+                .params
+                .chunks_mut(part)
+                .zip(self.m.chunks_mut(part))
+                .zip(self.v.chunks_mut(part))
+                .enumerate()
+            {
+                let base = k * part;
+                s.spawn(move || {
+                    for i in 0..p.len() {
+                        let mut g = 0.0;
+                        for gr in grads {
+                            g += gr[base + i];
+                        }
+                        g /= batch;
+                        m[i] = b1 * m[i] + (1.0 - b1) * g;
+                        v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+                        let step = (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+                        p[i] -= lr * (step + wd * p[i]);
+                        p[i] = p[i].clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                    }
+                });
+            }
+        });
+    }
+
+    /// The trainer as a checkpoint file: the float net, the optimiser's moments, the epoch and
+    /// the loss history.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(CHECKPOINT_MAGIC);
+        out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
+        out.push(match self.net.activation {
+            Activation::CReLU => 0,
+            Activation::SCReLU => 1,
+        });
+        out.extend_from_slice(&self.step.to_le_bytes());
+        out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
+        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
+        for (a, b) in &self.history {
+            out.extend_from_slice(&a.to_le_bytes());
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        let sum = nnue::checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Trainer, String> {
+        if bytes.len() < 12 || &bytes[..4] != CHECKPOINT_MAGIC {
+            return Err("not a Rookery training checkpoint".into());
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if nnue::checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
+            return Err("the checkpoint is damaged (checksum)".into());
+        }
+        let mut at = 4;
+        let mut take = |n: usize| -> Result<&[u8], String> {
+            let s = body.get(at..at + n).ok_or("the checkpoint is cut short")?;
+            at += n;
+            Ok(s)
+        };
+        let hidden = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
+        let activation = match take(1)?[0] {
+            0 => Activation::CReLU,
+            _ => Activation::SCReLU,
+        };
+        if hidden == 0 || hidden > nnue::MAX_HIDDEN {
+            return Err(format!("a hidden layer of {hidden}"));
+        }
+        let step = u64::from_le_bytes(take(8)?.try_into().unwrap());
+        let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
+        let hist = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
+        let mut history = Vec::new();
+        for _ in 0..hist.min(1 << 20) {
+            let a = f32::from_le_bytes(take(4)?.try_into().unwrap());
+            let b = f32::from_le_bytes(take(4)?.try_into().unwrap());
+            history.push((a, b));
+        }
+        let n = FloatNet::len(hidden);
+        let mut floats = |k: usize| -> Result<Vec<f32>, String> {
+            let raw = take(4 * k)?;
+            Ok(raw
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect())
+        };
+        let params = floats(n)?;
+        let m = floats(n)?;
+        let v = floats(n)?;
+        Ok(Trainer {
+            net: FloatNet {
+                hidden,
+                activation,
+                params,
+            },
+            m,
+            v,
+            step,
+            epoch,
+            history,
+        })
+    }
+}
+
+/// The loss curve as an SVG picture: training and validation loss by epoch.
+pub fn loss_svg(history: &[(f32, f32)], title: &str) -> String {
+    let (w, h, pad) = (640.0f32, 360.0f32, 50.0f32);
+    let all: Vec<f32> = history.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let lo = all.iter().copied().fold(f32::INFINITY, f32::min);
+    let hi = all.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let (lo, hi) = if lo.is_finite() && hi > lo {
+        (lo, hi)
+    } else {
+        (0.0, 1.0)
+    };
+    let n = history.len().max(2) - 1;
+    let x = |i: usize| pad + (w - 2.0 * pad) * i as f32 / n as f32;
+    let y = |v: f32| h - pad - (h - 2.0 * pad) * (v - lo) / (hi - lo);
+    let line = |pick: fn(&(f32, f32)) -> f32| {
+        history
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{:.1},{:.1}", x(i), y(pick(e))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{pad}\" y=\"20\" font-size=\"14\">{title}</text>\n\
+         <line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
+         <line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\n\
+         <text x=\"{mid}\" y=\"{lbl}\" text-anchor=\"middle\">epoch</text>\n\
+         <text x=\"4\" y=\"{pad}\">{hi:.5}</text>\n<text x=\"4\" y=\"{b}\">{lo:.5}</text>\n",
+        b = h - pad,
+        r = w - pad,
+        mid = w / 2.0,
+        lbl = h - 12.0,
+    );
+    for (i, _) in history.iter().enumerate() {
+        s += &format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n",
+            x(i),
+            h - pad + 16.0,
+            i + 1
+        );
+    }
+    s += &format!(
+        "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" points=\"{}\"/>\n",
+        line(|e| e.0)
+    );
+    s += &format!(
+        "<polyline fill=\"none\" stroke=\"#d62728\" stroke-width=\"2\" points=\"{}\"/>\n",
+        line(|e| e.1)
+    );
+    s += &format!(
+        "<text x=\"{0}\" y=\"{1}\" fill=\"#1f77b4\">training</text>\n<text x=\"{0}\" y=\"{2}\" fill=\"#d62728\">validation</text>\n</svg>\n",
+        w - pad - 80.0,
+        pad + 10.0,
+        pad + 26.0
+    );
+    s
+}
+
+/// Writes the loss history as CSV (`epoch,train,validation`).
+pub fn loss_csv(history: &[(f32, f32)], out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "epoch,train_loss,validation_loss")?;
+    for (i, (a, b)) in history.iter().enumerate() {
+        writeln!(out, "{},{a:.6},{b:.6}", i + 1)?;
+    }
+    Ok(())
+}
+
+/// Splits `records` into training and validation sets: a seeded shuffle, then the last
+/// `fraction` (at least one position when there are two or more) for validation.
+pub fn split(mut records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
+    let mut rng = Rng::new(seed);
+    for i in (1..records.len()).rev() {
+        records.swap(i, rng.index(i + 1));
+    }
+    let mut k = (records.len() as f64 * fraction).round() as usize;
+    if k == 0 && fraction > 0.0 && records.len() >= 2 {
+        k = 1;
+    }
+    let val = records.split_off(records.len() - k);
+    (records, val)
+}
+
+/// Loads the data sets named, as records.
+pub fn load_all(paths: &[String]) -> Result<Vec<Record>, Error> {
+    let mut all = Vec::new();
+    for p in paths {
+        all.extend(crate::data::store::load(p)?);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    /// Positions for the tests: the perft suites' positions and a ply below each.
+    fn records(label: impl Fn(&Chess) -> (i32, f64)) -> Vec<Record> {
+        let mut out = Vec::new();
+        for (_, pos) in crate::nnue::tests::positions() {
+            for m in pos.legal_moves().iter().take(12) {
+                let mut child = pos.clone();
+                child.play_unchecked(*m);
+                if child.board().kings().count() == 2 {
+                    let (score, result) = label(&child);
+                    out.push(Record::new(&child, score, result));
+                }
+            }
+        }
+        out
+    }
+
+    fn material(pos: &Chess) -> i32 {
+        let values = [100, 300, 300, 500, 900, 0];
+        let mut s = 0;
+        for (_, p) in pos.board().iter() {
+            let v = values[p.role as usize - 1];
+            s += if p.color == pos.turn() { v } else { -v };
+        }
+        s
+    }
+
+    #[test]
+    fn gradients_agree_with_finite_differences() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let recs = records(|p| (material(p), 0.5));
+            let data = samples(&recs[..6], 0.5);
+            let mut net = FloatNet::new(6, activation, 3);
+            // Biases away from the clip points, where the derivative is not defined.
+            let (b1, w2, _) = net.offsets();
+            for j in 0..6 {
+                net.params[b1 + j] = 0.3 + 0.05 * j as f32;
+            }
+            let mut grad = vec![0.0; net.params.len()];
+            let mut acc = vec![0.0; 12];
+            for s in &data {
+                net.backward(s, &mut acc, &mut grad);
+            }
+            let loss = |n: &FloatNet| -> f64 {
+                data.iter()
+                    .map(|s| {
+                        let mut a = vec![0.0; 12];
+                        let e = f64::from(sigmoid(n.forward(&s.stm, &s.ntm, &mut a)) - s.target);
+                        e * e
+                    })
+                    .sum()
+            };
+            let feature = usize::from(data[0].stm[0]);
+            let checked = [
+                feature * 6,
+                feature * 6 + 3,
+                b1 + 2,
+                w2 + 1,
+                w2 + 7,
+                net.params.len() - 1,
+            ];
+            for &i in &checked {
+                let h = 1e-3f32;
+                let mut plus = net.clone();
+                plus.params[i] += h;
+                let mut minus = net.clone();
+                minus.params[i] -= h;
+                let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
+                let analytic = f64::from(grad[i]);
+                assert!(
+                    (numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(),
+                    "{activation:?} parameter {i}: numeric {numeric}, analytic {analytic}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn it_learns_material_and_the_quantised_net_agrees_with_the_float_net() {
+        // Labels made from material alone: the net must learn the piece values.
+        let recs = records(|p| (material(p), 0.5));
+        assert!(recs.len() > 1000, "{}", recs.len());
+        let (train, val) = split(recs, 0.1, 9);
+        let cfg = Config {
+            hidden: 32,
+            epochs: 40,
+            batch: 256,
+            lr: 0.01,
+            wdl: 0.0,
+            threads: 2,
+            ..Config::default()
+        };
+        let train_s = samples(&train, cfg.wdl);
+        let val_s = samples(&val, cfg.wdl);
+        let mut t = Trainer::new(FloatNet::new(cfg.hidden, cfg.activation, 5));
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(&cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        assert!(after < before / 5.0, "validation loss {before} -> {after}");
+        // Held-out positions: the learned score is near the material count.
+        let mut err = 0.0;
+        for (r, s) in val.iter().zip(&val_s) {
+            err += (t.net.centipawns(&s.stm, &s.ntm) - f32::from(r.score)).abs();
+        }
+        let mean = err / val.len() as f32;
+        assert!(mean < 60.0, "mean error {mean} centipawns");
+        // The quantised net scores as the float net does, within a few centipawns.
+        // (The output weights' steps of 1/64 dominate the difference.)
+        let q = t.net.quantise("test".into());
+        let (mut worst, mut sum) = (0.0f32, 0.0f32);
+        for r in &val {
+            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+            let k = features(r, &mut s, &mut n);
+            let float = t.net.centipawns(&s[..k], &n[..k]);
+            let quant = q.evaluate_board(&r.board(), shakmaty::Color::White) as f32;
+            worst = worst.max((float - quant).abs());
+            sum += (float - quant).abs();
+        }
+        let mean = sum / val.len() as f32;
+        assert!(
+            mean < 4.0 && worst < 15.0,
+            "quantised net off by {mean} on average, {worst} at worst"
+        );
+        // A checkpoint reads back whole.
+        assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        let mut damaged = t.to_bytes();
+        damaged[40] ^= 4;
+        assert!(
+            Trainer::from_bytes(&damaged)
+                .unwrap_err()
+                .contains("damaged")
+        );
+    }
+}

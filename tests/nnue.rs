@@ -1,0 +1,316 @@
+//! The learned evaluation as a user drives it: binary self-play data (`datagen --out DIR`), the
+//! data tools, `train`, and the net in the engine (`Evaluation`, `EvalFile`, `eval`, `--net`).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use rookery::core::{Game, Limits};
+use rookery::engine::{Engine, Evaluation, Settings};
+use rookery::nnue::Network;
+use rookery::search::engine::Rookery;
+
+fn rookery(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .output()
+        .expect("run rookery")
+}
+
+fn uci(input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rookery-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn datagen(dir: &str, games: &str) -> Output {
+    rookery(&[
+        "datagen",
+        "--out",
+        dir,
+        "--games",
+        games,
+        "--nodes",
+        "400",
+        "--seed",
+        "4",
+        "--hash",
+        "1",
+        "--threads",
+        "2",
+    ])
+}
+
+/// The chunk files of a data directory, concatenated.
+fn chunk_bytes(dir: &std::path::Path) -> Vec<u8> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .flat_map(|p| std::fs::read(p).unwrap())
+        .collect()
+}
+
+#[test]
+fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads() {
+    // Six games in one run, and three then three more in another directory: the same bytes.
+    let whole = temp("whole");
+    let parts = temp("parts");
+    let o = datagen(whole.to_str().unwrap(), "6");
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(datagen(parts.to_str().unwrap(), "3").status.success());
+    let o = datagen(parts.to_str().unwrap(), "3");
+    assert!(text(&o).contains("going on from game 3"), "{}", text(&o));
+    let bytes = chunk_bytes(&whole);
+    assert!(bytes.len() >= 32 * 100, "{} bytes", bytes.len());
+    assert_eq!(bytes.len() % 32, 0);
+    assert_eq!(bytes, chunk_bytes(&parts));
+    let manifest = std::fs::read_to_string(parts.join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("\"seed\": 4") && manifest.contains("datagen"),
+        "{manifest}"
+    );
+    // A torn record at the end (a crash while writing) is cut and the game written again.
+    let chunk = parts.join("chunk-000000.bin");
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&chunk)
+        .unwrap();
+    f.write_all(&[1, 2, 3]).unwrap();
+    drop(f);
+    let o = datagen(parts.to_str().unwrap(), "1");
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(std::fs::metadata(&chunk).unwrap().len() % 32, 0);
+
+    // The data tools.
+    let w = whole.to_str().unwrap();
+    let o = rookery(&["data", "stats", w]);
+    let stats = text(&o);
+    assert!(
+        o.status.success() && stats.contains(&format!("positions: {}", bytes.len() / 32)),
+        "{stats}"
+    );
+    assert!(stats.contains("results for the side to move"), "{stats}");
+    let (train, val) = (temp("train.bin"), temp("val.bin"));
+    let o = rookery(&[
+        "data",
+        "split",
+        w,
+        "--out",
+        train.to_str().unwrap(),
+        "--val",
+        val.to_str().unwrap(),
+        "--fraction",
+        "0.1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let n_train = std::fs::metadata(&train).unwrap().len() / 32;
+    let n_val = std::fs::metadata(&val).unwrap().len() / 32;
+    assert_eq!((n_train + n_val) as usize, bytes.len() / 32);
+    assert!(n_val >= 1);
+    let both = temp("both.bin");
+    let o = rookery(&[
+        "data",
+        "cat",
+        train.to_str().unwrap(),
+        val.to_str().unwrap(),
+        "--out",
+        both.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let shuffled = temp("shuffled.bin");
+    assert!(
+        rookery(&[
+            "data",
+            "shuffle",
+            both.to_str().unwrap(),
+            "--out",
+            shuffled.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let dedup = temp("dedup.bin");
+    let o = rookery(&[
+        "data",
+        "dedup",
+        shuffled.to_str().unwrap(),
+        "--out",
+        dedup.to_str().unwrap(),
+    ]);
+    assert!(text(&o).contains("positions kept"), "{}", text(&o));
+    // A file that is not records is named.
+    let junk = temp("junk.bin");
+    std::fs::write(&junk, b"0123456789").unwrap();
+    let o = rookery(&["data", "stats", junk.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("whole number"), "{}", text(&o));
+
+    // Train a small net, then go on from its checkpoint for more epochs.
+    let net = temp("small.nnue");
+    let n = net.to_str().unwrap();
+    let o = rookery(&[
+        "train",
+        "--data",
+        w,
+        "--out",
+        n,
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("epoch 2/2"), "{}", text(&o));
+    let csv = std::fs::read_to_string(format!("{n}.loss.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(
+        std::fs::read_to_string(format!("{n}.loss.svg"))
+            .unwrap()
+            .contains("<polyline")
+    );
+    let ckpt = format!("{n}.ckpt");
+    let o = rookery(&[
+        "train", "--data", w, "--out", n, "--hidden", "16", "--epochs", "3", "--batch", "64",
+        "--resume", &ckpt,
+    ]);
+    assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
+    assert_eq!(
+        std::fs::read_to_string(format!("{n}.loss.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        4
+    );
+    let loaded = Network::load(n).unwrap();
+    assert_eq!(loaded.hidden(), 16);
+    assert!(loaded.provenance.contains("positions:") && loaded.provenance.contains("command:"));
+
+    // The engine loads it over UCI, says which evaluation is in use, and plays with it.
+    let out = uci(&format!(
+        "setoption name EvalFile value {n}\nsetoption name Evaluation value net\neval\n\
+         position startpos moves e2e4\ngo depth 6\nisready\nquit\n"
+    ));
+    assert!(
+        out.contains("Net evaluation:") && out.contains("(768 -> 16) x 2 -> 1"),
+        "{out}"
+    );
+    assert!(out.contains("In use: the net"), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+    assert!(!out.contains("bestmove 0000"), "{out}");
+    // The bench with the net file.
+    let o = rookery(&["bench", "4", "--eval", "net", "--net", n]);
+    assert!(
+        o.status.success() && text(&o).contains("nps"),
+        "{}",
+        text(&o)
+    );
+    let o = rookery(&["bench", "4", "--net", n]);
+    assert_eq!(o.status.code(), Some(2), "--net without --eval net");
+    let _ = std::fs::remove_dir_all(whole.parent().unwrap());
+}
+
+#[test]
+fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
+    let cut = temp("cut.nnue");
+    let good = Network::default_net().to_bytes();
+    std::fs::write(&cut, &good[..good.len() / 2]).unwrap();
+    let out = uci(&format!(
+        "uci\nsetoption name Evaluation value net\nsetoption name EvalFile value {}\n\
+         setoption name EvalFile value /no/such/file.nnue\nsetoption name Evaluation value neural\n\
+         eval\nposition startpos\ngo depth 4\nisready\nquit\n",
+        cut.display()
+    ));
+    assert!(
+        out.contains("option name Evaluation type combo default hce var hce var net"),
+        "{out}"
+    );
+    assert!(out.contains("option name EvalFile type string"), "{out}");
+    assert!(
+        out.contains("info string") && out.contains("cut short"),
+        "{out}"
+    );
+    assert!(out.contains("/no/such/file.nnue"), "{out}");
+    assert!(out.contains("'neural' is not one of hce, net"), "{out}");
+    assert!(
+        out.contains("built-in net") && out.contains("In use: the net"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bestmove ") && out.contains("readyok"),
+        "{out}"
+    );
+    let o = rookery(&[
+        "datagen",
+        "--out",
+        temp("x").to_str().unwrap(),
+        "--games",
+        "1",
+        "--eval",
+        "net",
+        "--net",
+        cut.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("cut short"), "{}", text(&o));
+}
+
+/// Searches with the net: in test builds every evaluation checks its incrementally updated
+/// accumulators against a refresh (a debug assertion), through captures, castling, en passant,
+/// promotions and null moves.
+#[test]
+fn searches_with_the_net_keep_their_accumulators_exact() {
+    let mut engine = Rookery::new(1);
+    engine.configure(&Settings {
+        eval: Evaluation::Net(Network::default_net()),
+        ..Settings::default()
+    });
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    ] {
+        let game = Game::from_fen(fen).unwrap();
+        let a = engine.analyse(&game, &Limits::depth(9));
+        assert!(a.best.is_some() && a.nodes > 1000, "{fen}");
+    }
+    // The hand-crafted evaluation and the net disagree somewhere: the setting is in force.
+    let game =
+        Game::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let with_net = engine.analyse(&game, &Limits::depth(6)).nodes;
+    engine.configure(&Settings::default());
+    let with_hce = engine.analyse(&game, &Limits::depth(6)).nodes;
+    assert_ne!(with_net, with_hce);
+}
