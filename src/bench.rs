@@ -3,8 +3,9 @@
 //! search exactly (same binary, same count, every run) and the speed is reported beside it. The
 //! last line reads `<nodes> nodes <nps> nps`, as OpenBench expects.
 //!
-//! Positions: the start position, the Bratko-Kopec test (24) and Kaufman's test (25), from the
-//! project's shared EPD suites (sources in data/README.md of the shared set).
+//! Positions: the start position, the Bratko-Kopec test (24; as in niklasf/python-chess
+//! `examples/bratko_kopec`) and Kaufman's test (25; as in thomasahle/sunfish
+//! `tests/files/ccr_one_hour_test.epd`), both GPL-3.0, written out below.
 
 use std::time::{Duration, Instant};
 

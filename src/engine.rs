@@ -48,6 +48,31 @@ impl ScoredMove {
 }
 
 /// What an engine returns for a position.
+///
+/// Every engine fills in `best`, `moves`, `depth`, `nodes` and `elapsed`; the searching ones also
+/// `score` and `pv`, and the strong engine the rest.
+///
+/// ```
+/// use rookery::core::{Game, Limits};
+/// use rookery::engine::{Bound, EngineOptions};
+/// use shakmaty::Position;
+///
+/// // White mates with Rd8.
+/// let game = Game::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+/// let mut engine = rookery::registry::create("alphabeta", &EngineOptions::default()).unwrap();
+/// let analysis = engine.analyse(&game, &Limits::depth(2));
+///
+/// let best = analysis.best.unwrap();
+/// assert_eq!(rookery::core::game::uci(best), "d1d8");
+/// assert_eq!(analysis.pv.first(), Some(&best));
+/// assert!(analysis.score.unwrap() > 10_000, "a mate scores above any material");
+/// assert_eq!(analysis.depth, 2);
+/// assert!(analysis.nodes > 0);
+/// // The root moves, best first; the best one is exact, the others bounds or exact.
+/// assert_eq!(analysis.moves[0].mv, best);
+/// assert_eq!(analysis.moves[0].bound, Bound::Exact);
+/// assert_eq!(analysis.moves.len(), game.position().legal_moves().len());
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Analysis {
     /// The move to play; `None` only when the game is over (no legal move).
@@ -163,6 +188,51 @@ impl Analysis {
 pub type Reporter<'a> = &'a mut dyn FnMut(Report<'_>);
 
 /// Every engine implements this: the search is the one required method.
+///
+/// An engine sees a [`Game`] (the position and the moves that led to it, so it can see
+/// repetitions) and [`Limits`], and returns an [`Analysis`]. Everything that drives engines (the
+/// command line, UCI, the match runner, the Lab, Python) uses only this trait, so a new engine
+/// plugs into all of them.
+///
+/// ```
+/// use rookery::core::{Game, Limits};
+/// use rookery::engine::{Analysis, Engine, Report, Reporter, ScoredMove, report_final};
+/// use shakmaty::{Chess, Position};
+///
+/// /// The smallest engine there is: the first legal move.
+/// struct FirstMove;
+///
+/// impl Engine for FirstMove {
+///     fn name(&self) -> &'static str {
+///         "first-move"
+///     }
+///
+///     fn search(&mut self, game: &Game, _limits: &Limits, report: Reporter<'_>) -> Analysis {
+///         let moves = game.position().legal_moves();
+///         let analysis = Analysis {
+///             best: moves.first().copied(),
+///             moves: moves.iter().map(|&m| ScoredMove::unscored(m)).collect(),
+///             ..Analysis::default()
+///         };
+///         // An engine without iterations reports its one result at the end.
+///         report_final(analysis, report)
+///     }
+/// }
+///
+/// let game = Game::new(Chess::default());
+/// let mut engine = FirstMove;
+/// let mut reports = 0;
+/// let analysis = engine.search(&game, &Limits::default(), &mut |r| {
+///     if let Report::Iteration(_) = r {
+///         reports += 1;
+///     }
+/// });
+/// assert_eq!(reports, 1);
+/// assert_eq!(analysis.moves.len(), 20);
+/// assert!(analysis.best.is_some());
+/// // `analyse` is `search` without reports.
+/// assert_eq!(engine.analyse(&game, &Limits::default()), analysis);
+/// ```
 pub trait Engine: Send {
     /// The user-facing name (`minimax`, `rookery`, ...).
     fn name(&self) -> &'static str;

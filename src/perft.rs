@@ -9,6 +9,26 @@ use crate::error::Error;
 
 /// Leaf positions `depth` plies below `pos`. At the last ply the legal moves are counted, not
 /// played ("bulk counting").
+///
+/// ```
+/// use rookery::core::game::{parse_fen, uci};
+/// use rookery::perft::{divide, parse_suite, perft};
+/// use shakmaty::Chess;
+///
+/// assert_eq!(perft(&Chess::default(), 3), 8_902);
+///
+/// // "Kiwipete", the position that finds most move-generator bugs.
+/// let kiwipete = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+/// assert_eq!(perft(&kiwipete, 2), 2_039);
+/// // Split by root move, to find where two generators disagree.
+/// let split = divide(&kiwipete, 2);
+/// assert_eq!(split.len(), 48);
+/// assert!(split.iter().any(|&(m, n)| uci(m) == "e1g1" && n == 43));
+///
+/// // A suite line as tests/data/cpw.epd writes them.
+/// let suite = parse_suite("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400").unwrap();
+/// assert_eq!(suite[0].counts, [(1, 20), (2, 400)]);
+/// ```
 pub fn perft(pos: &Chess, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

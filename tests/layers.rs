@@ -1,6 +1,6 @@
-//! The layers of the crate (README, "Layout"): a module may use only modules of lower layers, and
-//! the files of the crate import each other without a circle. This test reads the sources, so a
-//! change that breaks either rule fails here with the offending import named.
+//! The layers of the crate (docs/architecture.md): a module may use only modules of lower
+//! layers, and the files of the crate import each other without a circle. This test reads the
+//! sources, so a change that breaks either rule fails here with the offending import named.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

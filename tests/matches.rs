@@ -1,4 +1,4 @@
-//! `rookery match` end to end: ladder engines, external engines over UCI and xboard (the hidden
+//! `rookery match` end to end: ladder engines, external engines over UCI and xboard (the test-only
 //! `rookery fake-engine`, scripted to crash, hang, play illegal moves or lose on time), SPRT.
 
 use std::process::Command;

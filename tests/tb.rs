@@ -118,7 +118,7 @@ fn play(
 
 #[test]
 fn won_endings_are_won_within_the_distance_to_mate_and_a_small_margin() {
-    // Distances to mate from ../shared/data/epd/gaviota-dtm.epd (python-chess test data, from
+    // Distances to mate from tests/data/gaviota-dtm.epd (python-chess test data, from
     // Kirill Kryukov's longest-checkmates list): KQvK mate in 10, KRvK in 16, KPvK in 28.
     for (fen, dtm) in [
         ("8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", 10),

@@ -1,5 +1,6 @@
-//! `rookery fake-engine` (hidden): a tiny scripted engine that speaks UCI or xboard and
-//! misbehaves on request, so the match runner's failure paths can be tested with a real process.
+//! `rookery fake-engine` (test only, marked so in `--help`): a tiny scripted engine that speaks
+//! UCI or xboard and misbehaves on request, so the match runner's failure paths can be tested
+//! with a real process.
 //! It always plays the first legal move in shakmaty's order.
 
 use std::io::{BufRead, Write};

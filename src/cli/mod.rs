@@ -89,8 +89,9 @@ pub enum Command {
     Mate(mate::MateArgs),
     /// Run an EPD test suite (bm/am moves, STS c0 points) through an engine
     Epd(epd::EpdArgs),
-    /// A scripted engine that misbehaves on request (for testing the match runner)
-    #[command(hide = true, name = "fake-engine")]
+    /// [test only] A scripted engine that crashes, hangs or cheats on request: the match
+    /// runner's tests play against it; not an engine to use
+    #[command(name = "fake-engine")]
     FakeEngine(fake::FakeArgs),
     /// Rookery Lab: play, watch and take apart every engine in the browser (a local web server)
     #[cfg(feature = "lab")]

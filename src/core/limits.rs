@@ -14,6 +14,49 @@ pub struct Clock {
     pub moves_to_go: Option<u32>,
 }
 
+/// What a search may spend. Any combination may be given; the search ends at the first limit
+/// reached. With none at all, an engine searches to its own default depth (or until stopped, for
+/// the strong engine with `infinite`).
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::time::Duration;
+///
+/// use rookery::core::{Clock, Game, Limits};
+/// use rookery::engine::EngineOptions;
+///
+/// let game = Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+/// let mut engine = rookery::registry::create("rookery", &EngineOptions::default()).unwrap();
+///
+/// // A depth, a node budget, or a fixed time a move.
+/// assert_eq!(engine.analyse(&game, &Limits::depth(4)).depth, 4);
+/// let budget = Limits { nodes: Some(5_000), ..Limits::default() };
+/// assert!(engine.analyse(&game, &budget).nodes <= 5_000 + 1_000);
+/// let quick = engine.analyse(&game, &Limits::movetime_ms(50));
+/// assert!(quick.elapsed < Duration::from_millis(1_000));
+///
+/// // A clock: the engine decides how much of it this move gets.
+/// let clock = Limits {
+///     clock: Some(Clock {
+///         remaining: Duration::from_secs(1),
+///         increment: Duration::from_millis(10),
+///         moves_to_go: None,
+///     }),
+///     ..Limits::default()
+/// };
+/// assert!(engine.analyse(&game, &clock).elapsed < Duration::from_secs(1));
+///
+/// // Until stopped: another thread raises the flag.
+/// let stop = Arc::new(AtomicBool::new(false));
+/// let infinite = Limits { infinite: true, stop: Some(stop.clone()), ..Limits::default() };
+/// let stopper = std::thread::spawn(move || {
+///     std::thread::sleep(Duration::from_millis(100));
+///     stop.store(true, Ordering::Relaxed);
+/// });
+/// assert!(engine.analyse(&game, &infinite).best.is_some());
+/// stopper.join().unwrap();
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Plies to search (for fixed-depth engines, the depth; for iterative ones, the last iteration).

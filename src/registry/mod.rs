@@ -81,6 +81,37 @@ pub const ENGINES: &[EngineInfo] = &[
 /// Creates an engine by name (any case). From `book` upward the engines play from
 /// `options.book` while the position is in it (the `book` rung uses the built-in book when none
 /// is given); the rungs play the endgames `options.dtm` covers by distance to mate.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use rookery::book::Book;
+/// use rookery::core::{Game, Limits};
+/// use rookery::engine::EngineOptions;
+/// use rookery::registry;
+///
+/// // Every rung of the ladder, by the name `rookery engines` prints.
+/// assert_eq!(registry::ENGINES.len(), 12);
+/// assert_eq!(registry::ENGINES[0].name, "random");
+/// for info in registry::ENGINES {
+///     let mut engine = registry::create(info.name, &EngineOptions::default()).unwrap();
+///     assert_eq!(engine.name(), info.name);
+/// }
+///
+/// // With a book, from `book` upward the engines play from it while the position is in it.
+/// let options = EngineOptions {
+///     seed: 7,
+///     book: Some(Arc::new(Book::builtin())),
+///     ..EngineOptions::default()
+/// };
+/// let mut engine = registry::create("negamax", &options).unwrap();
+/// let opening = engine.analyse(&Game::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap(), &Limits::depth(3));
+/// assert!(opening.from_book);
+///
+/// // An unknown name is an error that lists the known ones.
+/// let error = registry::create("deep-blue", &EngineOptions::default()).err().unwrap();
+/// assert!(error.to_string().contains("alphabeta"));
+/// ```
 pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Error> {
     let name = name.trim().to_ascii_lowercase();
     let seed = options.seed;

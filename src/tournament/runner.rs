@@ -169,6 +169,53 @@ pub fn schedule(cfg: &Config) -> Vec<Job> {
 /// Plays every job on `cfg.concurrency` threads, calling `on_result` on this thread as each game
 /// ends. `on_result` returns false to stop handing out games (an SPRT decided); games already
 /// under way are finished.
+///
+/// `rookery match` is this function with a command line around it. Players are engines of this
+/// crate by ladder name, or programs speaking UCI or xboard (`Kind::External`).
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use rookery::tournament::player::{Kind, Limit, PlayerSpec};
+/// use rookery::tournament::runner::{self, Adjudication, Config, Schedule};
+/// use rookery::tournament::stats::Wdl;
+///
+/// let player = |engine: &str, depth| PlayerSpec {
+///     name: engine.to_string(),
+///     kind: Kind::Internal { engine: engine.to_string() },
+///     limit: Limit::Depth(depth),
+///     options: Vec::new(),
+///     threads: 1,
+///     hash_mb: 16,
+///     syzygy: None,
+///     seed: 1,
+/// };
+/// let config = Config {
+///     players: vec![player("quiescence", 2), player("random", 1)],
+///     schedule: Schedule::RoundRobin,
+///     rounds: 1,
+///     games: 2, // one with each colour
+///     openings: runner::load_openings("tests/data/openings.epd").unwrap(),
+///     concurrency: 1,
+///     adjudication: Adjudication { max_moves: Some(60), ..Adjudication::default() },
+///     time_margin: Duration::from_millis(50),
+///     move_timeout: Duration::from_secs(60),
+///     event: "example".into(),
+/// };
+///
+/// // From the first player's side: `rookery match` prints this with Elo, error bar and LOS.
+/// let mut result = Wdl::default();
+/// let jobs = runner::schedule(&config);
+/// assert_eq!(jobs.len(), 2);
+/// runner::run(&config, jobs, |game| {
+///     assert!(game.pgn.contains("[Event \"example\"]"));
+///     let first_is_white = game.job.white == 0;
+///     result.add(if first_is_white { game.white_score } else { 1.0 - game.white_score });
+///     true // go on with the next game
+/// });
+/// assert_eq!(result.games(), 2);
+/// assert!(result.score() >= 0.5, "quiescence search does not lose to a random mover");
+/// ```
 pub fn run(cfg: &Config, jobs: Vec<Job>, mut on_result: impl FnMut(&Played) -> bool) {
     let queue = Mutex::new(VecDeque::from(jobs));
     let halt = AtomicBool::new(false);
