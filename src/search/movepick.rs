@@ -56,7 +56,7 @@ fn gravity(h: &mut i16, bonus: i32, max: i32) {
 
 /// Move-ordering statistics of one search thread.
 pub struct Histories {
-    /// Butterfly history: [side][from][to].
+    /// Butterfly history: `[side][from][to]`.
     pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// Continuation history: [piece-to of an earlier move][piece-to of this move], shared by
     /// the move one ply before (counter-move history) and two plies before (follow-up history).
@@ -65,12 +65,12 @@ pub struct Histories {
     pub capture: Box<[[i16; 6]]>,
     /// Killer moves per ply.
     pub killers: Vec<[Option<Move>; 2]>,
-    /// The quiet move that refuted a move, by the refuted move's [side][piece][to].
+    /// The quiet move that refuted a move, by the refuted move's `[side][piece][to]`.
     pub counter: Box<[[[Option<Move>; 64]; 7]; 2]>,
     /// Correction history: how far the static evaluation missed what the search found, by side
     /// to move and the pawn structure.
     pub pawn_correction: Box<[[i16; CORRECTION_SIZE]]>,
-    /// The same by side to move and one side's pieces other than pawns: [mover][colour][key].
+    /// The same by side to move and one side's pieces other than pawns: `[mover][colour][key]`.
     pub piece_correction: Box<[[[i16; CORRECTION_SIZE]; 2]]>,
 }
 
