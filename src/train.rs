@@ -106,6 +106,11 @@ impl FloatNet {
 
     /// The output `y` (units of 400 centipawns) for a position's features.
     pub fn forward(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32]) -> f32 {
+        self.forward_mirrored(stm, ntm, acc, 0)
+    }
+
+    /// `forward` with every square's file flipped (`mirror` 7) or not (0).
+    fn forward_mirrored(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
         let (b1, w2, b2) = self.offsets();
         let (acc_s, acc_n) = acc.split_at_mut(h);
@@ -114,7 +119,8 @@ impl FloatNet {
         }
         for (acc_p, feats) in [(&mut *acc_s, stm), (&mut *acc_n, ntm)] {
             for &f in feats {
-                let row = &self.params[usize::from(f) * h..(usize::from(f) + 1) * h];
+                let f = usize::from(f) ^ mirror;
+                let row = &self.params[f * h..(f + 1) * h];
                 for (a, w) in acc_p.iter_mut().zip(row) {
                     *a += w;
                 }
@@ -129,10 +135,12 @@ impl FloatNet {
     }
 
     /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
-    pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32]) -> f32 {
+    /// With `mirror` 7 the position is seen with its files flipped (a to h): the same chess
+    /// but for castling, which the inputs do not hold; 0 leaves it as it is.
+    pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
         let (b1, w2, b2) = self.offsets();
-        let y = self.forward(&s.stm, &s.ntm, acc);
+        let y = self.forward_mirrored(&s.stm, &s.ntm, acc, mirror);
         let p = sigmoid(y);
         let err = p - s.target;
         let g = 2.0 * err * p * (1.0 - p);
@@ -150,7 +158,8 @@ impl FloatNet {
         }
         for (acc_p, feats) in [(&*acc_s, &s.stm), (&*acc_n, &s.ntm)] {
             for &f in feats {
-                let row = &mut grad[usize::from(f) * h..(usize::from(f) + 1) * h];
+                let f = usize::from(f) ^ mirror;
+                let row = &mut grad[f * h..(f + 1) * h];
                 for (gw, d) in row.iter_mut().zip(acc_p.iter()) {
                     *gw += d;
                 }
@@ -211,6 +220,8 @@ pub struct Config {
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Train on each position and its mirror image (files flipped), alternately.
+    pub mirror: bool,
 }
 
 impl Default for Config {
@@ -226,6 +237,7 @@ impl Default for Config {
             wdl: 0.3,
             threads: 1,
             seed: 1,
+            mirror: false,
         }
     }
 }
@@ -324,6 +336,7 @@ impl Trainer {
         for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
             let part = batch.len().div_ceil(threads);
             let net = &self.net;
+            let (mirror, epoch) = (cfg.mirror, self.epoch);
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = grads
                     .iter_mut()
@@ -333,7 +346,16 @@ impl Trainer {
                             g.iter_mut().for_each(|x| *x = 0.0);
                             let mut acc = vec![0.0; 2 * net.hidden];
                             idx.iter()
-                                .map(|&i| f64::from(net.backward(&train[i as usize], &mut acc, g)))
+                                .map(|&i| {
+                                    // With `mirror`, half the positions are seen mirrored in
+                                    // each epoch, and each position in every other epoch.
+                                    let m = if mirror && (i as usize + epoch) % 2 == 1 {
+                                        7
+                                    } else {
+                                        0
+                                    };
+                                    f64::from(net.backward(&train[i as usize], &mut acc, g, m))
+                                })
                                 .sum::<f64>()
                         })
                     })
@@ -607,7 +629,11 @@ mod tests {
 
     #[test]
     fn gradients_agree_with_finite_differences() {
-        for activation in [Activation::SCReLU, Activation::CReLU] {
+        for (activation, mirror) in [
+            (Activation::SCReLU, 0),
+            (Activation::CReLU, 0),
+            (Activation::SCReLU, 7),
+        ] {
             let recs = records(|p| (material(p), 0.5));
             let data = samples(&recs[..6], 0.5);
             let mut net = FloatNet::new(6, activation, 3);
@@ -619,18 +645,19 @@ mod tests {
             let mut grad = vec![0.0; net.params.len()];
             let mut acc = vec![0.0; 12];
             for s in &data {
-                net.backward(s, &mut acc, &mut grad);
+                net.backward(s, &mut acc, &mut grad, mirror);
             }
             let loss = |n: &FloatNet| -> f64 {
                 data.iter()
                     .map(|s| {
                         let mut a = vec![0.0; 12];
-                        let e = f64::from(sigmoid(n.forward(&s.stm, &s.ntm, &mut a)) - s.target);
+                        let y = n.forward_mirrored(&s.stm, &s.ntm, &mut a, mirror);
+                        let e = f64::from(sigmoid(y) - s.target);
                         e * e
                     })
                     .sum()
             };
-            let feature = usize::from(data[0].stm[0]);
+            let feature = usize::from(data[0].stm[0]) ^ mirror;
             let checked = [
                 feature * 6,
                 feature * 6 + 3,

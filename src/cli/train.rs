@@ -51,6 +51,9 @@ pub struct TrainArgs {
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Train on each position and its mirror image (files a-h flipped), alternately
+    #[arg(long)]
+    pub mirror: bool,
     /// Go on from a checkpoint (`<out>.ckpt`) instead of starting afresh
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
@@ -121,6 +124,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         wdl: args.wdl,
         threads,
         seed: args.seed,
+        mirror: args.mirror,
     };
     let train_s = train::samples(&train_r, cfg.wdl);
     let val_s = train::samples(&val_r, cfg.wdl);
