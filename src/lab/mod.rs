@@ -8,6 +8,11 @@
 //! error; nothing a request sends can end the server.
 
 pub mod api;
+mod events;
+pub mod heatmap;
+pub mod review;
+pub mod steps;
+pub mod tournament;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -314,6 +319,14 @@ fn router(lab: Arc<Lab>) -> Router {
         .route("/api/search", get(search))
         .route("/api/tree", post(tree))
         .route("/api/ladder", post(ladder))
+        .route("/api/steps", post(steps::handler))
+        .route("/api/heatmap", post(heatmap::handler))
+        .route("/api/review", post(review::handler))
+        .route("/api/tournament", post(tournament::handler))
+        .route(
+            "/api/tournament/reference",
+            get(tournament::reference_handler),
+        )
         .fallback(not_found)
         .with_state(lab)
 }
