@@ -115,6 +115,32 @@ fn error_of(v: &Value) -> String {
 }
 
 #[test]
+fn the_views_scripts_are_served() {
+    let addr = server();
+    for (path, wanted) in [
+        ("/tree.js", "function renderTree"),
+        ("/steps.js", "function replaySteps"),
+        ("/tournament.js", "function drawTourChart"),
+        ("/review.js", "function runReview"),
+    ] {
+        let (status, head, body) = http(addr, "GET", path, "", "");
+        assert_eq!(status, 200, "{path}");
+        assert!(head.to_ascii_lowercase().contains("javascript"), "{path}");
+        assert!(body.contains(wanted), "{path}");
+    }
+    let (_, _, page) = http(addr, "GET", "/", "", "");
+    for id in [
+        "view-steps",
+        "view-tournament",
+        "view-review",
+        "eval-board",
+        "/review.js",
+    ] {
+        assert!(page.contains(id), "{id}");
+    }
+}
+
+#[test]
 fn steps_walk_the_textbook_tree_and_a_chess_position() {
     let addr = server();
     let (status, v) = post(

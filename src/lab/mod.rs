@@ -8,6 +8,7 @@
 //! error; nothing a request sends can end the server.
 
 pub mod api;
+mod assets;
 mod events;
 pub mod heatmap;
 pub mod review;
@@ -311,6 +312,7 @@ fn router(lab: Arc<Lab>) -> Router {
             get(|| async { asset("text/css; charset=utf-8", APP_CSS) }),
         )
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .merge(assets::routes())
         .route("/api/engines", get(engines))
         .route("/api/position", post(position))
         .route("/api/play", post(play))

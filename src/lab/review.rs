@@ -278,6 +278,7 @@ pub fn review(
                 "san": sans[ply],
                 "uci": uci(mv),
                 "fen_before": fen_of(&pos_before),
+                "fen_after": fen_of(after),
                 "best": before.best.map(uci),
                 "best_san": before.best.filter(|&m| pos_before.is_legal(m)).map(|m| san(&pos_before, m)),
                 "best_line": san_line(&pos_before, &before.pv, 6),

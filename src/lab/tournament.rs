@@ -352,8 +352,13 @@ impl Wdl {
         let p = self.score();
         let (lo, hi) = wilson(p, n);
         let (e, low, high) = (elo(p), elo(lo), elo(hi));
-        let round = |x: Option<f64>| x.map(|v| v.round());
-        let sign = |v: f64| format!("{}{:.0}", if v >= 0.0 { "+" } else { "" }, v);
+        // Whole Elo, and no "-0".
+        let whole = |v: f64| if v.abs() < 0.5 { 0.0 } else { v.round() };
+        let round = |x: Option<f64>| x.map(whole);
+        let sign = |v: f64| {
+            let v = whole(v);
+            format!("{}{v:.0}", if v > 0.0 { "+" } else { "" })
+        };
         let text = match (e, low, high) {
             (Some(e), Some(l), Some(h)) => format!("{} ({} to {})", sign(e), sign(l), sign(h)),
             (Some(e), _, _) => sign(e),
