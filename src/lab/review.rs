@@ -455,8 +455,8 @@ pub fn annotated_pgn(checked: &Checked, rows: &[Value]) -> String {
 
 fn capitalise(s: &str) -> String {
     // The judgement opens its sentence (after the eval tag and a space, if any).
-    let lead = s.len() - s.trim_start().len();
-    let (head, rest) = s.split_at(lead);
+    let indent = s.len() - s.trim_start().len();
+    let (head, rest) = s.split_at(indent);
     let mut c = rest.chars();
     match c.next() {
         Some(first) => format!("{head}{}{}", first.to_uppercase(), c.as_str()),

@@ -539,7 +539,8 @@ pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
             (&lw, &lb),
             book + plan.max_plies as usize,
             |_, _| {
-                if emitter.stopped() {
+                // A game in progress ends with the tournament (and is not counted).
+                if emitter.stopped() || started.elapsed() > MAX_TIME {
                     Err(crate::error::Error::Invalid("stopped".into()))
                 } else {
                     Ok(())
@@ -548,6 +549,10 @@ pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
         );
         if emitter.stopped() {
             stopped = Some("the client went away");
+            break;
+        }
+        if started.elapsed() > MAX_TIME {
+            stopped = Some("the tournament's time limit");
             break;
         }
         let (outcome, termination, reason) = match played {
