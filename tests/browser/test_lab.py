@@ -316,7 +316,7 @@ def test_a_phone_sized_screen(d, server):
         for view in ["tree", "steps", "tournament", "ladder", "eval", "review", "watch"]:
             tab(d, view)
             assert js(d, "return document.documentElement.scrollWidth") <= 390, view
-        shot(d, "phone-eval")
+        shot(d, "phone-watch")
     finally:
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     SHOTS.mkdir(parents=True, exist_ok=True)
