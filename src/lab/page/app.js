@@ -667,6 +667,19 @@ async function runEval() {
     $("eval-status").textContent = `Final evaluation: ${fmtScore(data.white)} (White's view); ${fmtScore(data.value)} for the side to move. Terms in centipawns, White's view, blended by the game phase.`;
     heat.data = map;
     heat.board.set({ fen: map.fen, legal: [], moves: [] });
+    // The evaluations the server offers (a learned one joins the list when the server has it).
+    const evals = $("heat-eval");
+    if ([...evals.options].map((o) => o.value).join() !== map.evals.join()) {
+      const names = { hce: "hand-crafted", nnue: "learned (NNUE)" };
+      evals.textContent = "";
+      for (const e of map.evals) {
+        const o = document.createElement("option");
+        o.value = e;
+        o.textContent = names[e] || e;
+        evals.appendChild(o);
+      }
+      evals.value = map.eval;
+    }
     const select = $("heat-layer");
     const wanted = select.value || "table";
     select.textContent = "";
