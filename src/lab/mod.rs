@@ -8,6 +8,12 @@
 //! error; nothing a request sends can end the server.
 
 pub mod api;
+mod assets;
+mod events;
+pub mod heatmap;
+pub mod review;
+pub mod steps;
+pub mod tournament;
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -306,6 +312,7 @@ fn router(lab: Arc<Lab>) -> Router {
             get(|| async { asset("text/css; charset=utf-8", APP_CSS) }),
         )
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .merge(assets::routes())
         .route("/api/engines", get(engines))
         .route("/api/position", post(position))
         .route("/api/play", post(play))
@@ -314,6 +321,14 @@ fn router(lab: Arc<Lab>) -> Router {
         .route("/api/search", get(search))
         .route("/api/tree", post(tree))
         .route("/api/ladder", post(ladder))
+        .route("/api/steps", post(steps::handler))
+        .route("/api/heatmap", post(heatmap::handler))
+        .route("/api/review", post(review::handler))
+        .route("/api/tournament", post(tournament::handler))
+        .route(
+            "/api/tournament/reference",
+            get(tournament::reference_handler),
+        )
         .fallback(not_found)
         .with_state(lab)
 }

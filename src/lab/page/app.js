@@ -28,9 +28,16 @@ async function api(path, body) {
   return data;
 }
 
-// Reads a server-sent event stream with fetch; calls onEvent(name, data) for each event.
-async function stream(url, onEvent, signal) {
-  const response = await fetch(url, { signal });
+// Reads a server-sent event stream with fetch (a GET, or a POST of `body` as JSON); calls
+// onEvent(name, data) for each event.
+async function stream(url, onEvent, signal, body) {
+  const init = { signal };
+  if (body !== undefined) {
+    init.method = "POST";
+    init.headers = { "Content-Type": "application/json", Accept: "text/event-stream" };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(url, init);
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
     throw new Error(data.error || `search refused (${response.status})`);
@@ -105,7 +112,7 @@ function searchUrl(game, engine, limits) {
 // ---------------------------------------------------------------- the board
 
 function makeBoard(el, onMove) {
-  const board = { position: null, flipped: false, selected: null, dragging: false, arrows: [], lastMove: null, movable: () => false };
+  const board = { position: null, flipped: false, selected: null, dragging: false, arrows: [], lastMove: null, heat: null, movable: () => false };
   const root = svg("svg", { viewBox: "0 0 800 800", class: "board-svg" }, el);
   // Each board its own arrowhead: a marker in a hidden view's SVG would not be drawn.
   const headId = `head-${el.id}`;
@@ -147,6 +154,18 @@ function makeBoard(el, onMove) {
         if (board.lastMove && (board.lastMove.slice(0, 2) === sq || board.lastMove.slice(2, 4) === sq)) cls += " last";
         if (board.selected === sq) cls += " selected";
         svg("rect", { x, y, width: 100, height: 100, class: `sq ${cls}`, "data-square": sq }, root);
+      }
+    }
+    if (board.heat) {
+      // Heatmap: a colour per square, blue for White's gain, red for Black's, stronger for more.
+      for (const [sq, h] of Object.entries(board.heat)) {
+        const [x, y] = xy(sq);
+        const a = Math.min(1, Math.abs(h.value) / board.heatScale) * 0.75;
+        const r = svg("rect", { x, y, width: 100, height: 100, class: `heat ${h.value >= 0 ? "pos" : "neg"}`, "fill-opacity": a.toFixed(3), "data-heat": sq }, root);
+        svg("title", {}, r).textContent = h.title;
+        if (h.label !== null && h.label !== undefined) {
+          svg("text", { x: x + 96, y: y + 17, class: "heat-label", "text-anchor": "end" }, root).textContent = h.label;
+        }
       }
     }
     for (let i = 0; i < 8; i++) {
@@ -222,6 +241,11 @@ function makeBoard(el, onMove) {
     board.lastMove = position.moves.length ? position.moves[position.moves.length - 1] : null;
     render();
   };
+  board.setHeat = (heat, scale) => {
+    board.heat = heat;
+    board.heatScale = scale || 100;
+    render();
+  };
   board.setArrows = (pv) => {
     board.arrows = pv.slice(0, 3);
     render();
@@ -235,7 +259,7 @@ function makeBoard(el, onMove) {
 
 // ---------------------------------------------------------------- Play
 
-const play = { game: null, board: null, controller: null, engineMovedLast: [] };
+const play = { game: null, board: null, controller: null, engineMovedLast: [], cursor: null };
 
 function playEngine() {
   return $("play-engine").value;
@@ -243,11 +267,12 @@ function playEngine() {
 
 function usersTurn() {
   const side = $("play-side").value;
-  return play.game && !play.game.over && (side === "none" || side === play.game.turn);
+  return play.game && play.cursor === null && !play.game.over && (side === "none" || side === play.game.turn);
 }
 
 function renderPlay() {
   const g = play.game;
+  play.cursor = null;
   play.board.set(g);
   const list = $("play-moves");
   list.textContent = "";
@@ -261,6 +286,25 @@ function renderPlay() {
   $("play-status").textContent = g.over
     ? `Game over: ${g.over.result} (${g.over.reason})`
     : `${g.turn === "white" ? "White" : "Black"} to move${g.check ? ", in check" : ""}`;
+  saveState();
+}
+
+// Arrow keys: look at earlier positions of the game (the board is read-only meanwhile).
+async function browsePlay(delta) {
+  const g = play.game;
+  if (!g) return false;
+  const from = play.cursor === null ? g.moves.length : play.cursor;
+  const c = Math.max(0, Math.min(g.moves.length, from + delta));
+  if (c === g.moves.length) {
+    if (play.cursor !== null) renderPlay();
+    return true;
+  }
+  play.cursor = c;
+  const pos = await api("/api/position", { fen: g.start_fen, moves: g.moves.slice(0, c) });
+  if (play.cursor !== c || play.game !== g) return true;
+  play.board.set(pos);
+  $("play-status").textContent = `The position after ${c} of ${g.moves.length} half-moves (\u2192 back to the game)`;
+  return true;
 }
 
 async function setPlayGame(game) {
@@ -333,12 +377,12 @@ async function engineMove() {
   stats.engineMoves = (stats.engineMoves || 0) + 1;
 }
 
-async function loadPlay(fen) {
+async function loadPlay(fen, moves) {
   stopPlaySearch();
   try {
     showError("");
     play.engineMovedLast = [];
-    await setPlayGame(await api("/api/position", { fen: fen || null, moves: [] }));
+    await setPlayGame(await api("/api/position", { fen: fen || null, moves: moves || [] }));
   } catch (e) {
     showError(e.message);
   }
@@ -378,14 +422,41 @@ function initPlay() {
   };
   $("play-copy-fen").onclick = () => copy(play.game.fen, "FEN");
   $("play-copy-pgn").onclick = () => copy(play.game.pgn, "PGN");
+  $("play-review").onclick = reviewPlayGame;
   $("play-side").onchange = () => {
     const side = $("play-side").value;
     if (side !== "none" && side !== play.game.turn && !play.game.over) engineMove();
     if ((side === "black") !== play.board.flipped) play.board.flip();
   };
-  $("play-engine").onchange = showIdea;
+  $("play-engine").onchange = () => {
+    showIdea();
+    saveState();
+  };
   return loadPlay(null);
 }
+
+const playState = {
+  save: () => {
+    const g = play.game;
+    const p = { engine: playEngine(), side: $("play-side").value };
+    if (g && g.start_fen !== START_FEN) p.fen = g.start_fen;
+    if (g && g.moves.length) p.moves = g.moves.join(" ");
+    return p;
+  },
+  load: (p) => {
+    if (p.has("engine")) $("play-engine").value = p.get("engine");
+    if (p.has("side")) $("play-side").value = p.get("side");
+    showIdea();
+    if ((p.get("side") === "black") !== play.board.flipped) play.board.flip();
+    if (p.has("fen") || p.has("moves")) return loadPlay(p.get("fen"), (p.get("moves") || "").split(" ").filter(Boolean));
+  },
+  key: (e) => {
+    if (e.key === "ArrowLeft") browsePlay(-1);
+    else if (e.key === "ArrowRight") browsePlay(1);
+    else return false;
+    return true;
+  },
+};
 
 // ---------------------------------------------------------------- Watch
 
@@ -467,6 +538,13 @@ function stopWatch() {
   watch.controller = null;
 }
 
+const watchState = {
+  save: () => ({ white: $("watch-white").value, black: $("watch-black").value, movetime: $("watch-movetime").value, depth: $("watch-depth").value, fen: $("watch-fen").value.trim() }),
+  load: (p) => {
+    for (const k of ["white", "black", "movetime", "depth", "fen"]) if (p.has(k)) $(`watch-${k}`).value = p.get(k);
+  },
+};
+
 function initWatch() {
   watch.board = makeBoard($("watch-board"), () => {});
   $("watch-start").onclick = runWatch;
@@ -475,124 +553,6 @@ function initWatch() {
     $("watch-status").textContent = "stopped";
   };
   return api("/api/position", { moves: [] }).then((g) => watch.board.set(g));
-}
-
-// ---------------------------------------------------------------- Search tree
-
-function treeRequest(engine, node) {
-  const body = { fen: $("tree-fen").value.trim() || null, engine, depth: parseInt($("tree-depth").value, 10) || 1 };
-  if (node !== undefined) body.node = node;
-  return body;
-}
-
-function nodeRow(node, engine, pane) {
-  const li = document.createElement("li");
-  li.className = node.pruned ? "node pruned" : "node";
-  li.dataset.id = node.id;
-  const head = document.createElement("div");
-  head.className = "node-head";
-  const toggle = document.createElement("span");
-  toggle.className = "toggle";
-  toggle.textContent = node.children ? "\u25B8" : "\u00B7";
-  head.appendChild(toggle);
-  const text = document.createElement("span");
-  if (node.pruned) {
-    text.textContent = `${node.san}  pruned`;
-    text.title = node.pruned;
-    const why = document.createElement("span");
-    why.className = "why";
-    why.textContent = node.pruned;
-    head.appendChild(text);
-    head.appendChild(why);
-  } else {
-    const window_ = node.alpha === null || node.alpha === undefined ? "" : `  window [${fmtBound(node.alpha)}, ${fmtBound(node.beta)}]`;
-    text.textContent = `${node.san}  value ${fmtScore(node.value)}${window_}  (${node.children} children)`;
-    head.appendChild(text);
-  }
-  li.appendChild(head);
-  if (node.children) {
-    head.classList.add("expandable");
-    head.onclick = async () => {
-      const open = li.querySelector(":scope > ul");
-      if (open) {
-        open.remove();
-        toggle.textContent = "\u25B8";
-        return;
-      }
-      try {
-        const data = await api("/api/tree", treeRequest(engine, node.id));
-        const ul = document.createElement("ul");
-        for (const child of data.children) ul.appendChild(nodeRow(child, engine, pane));
-        li.appendChild(ul);
-        toggle.textContent = "\u25BE";
-      } catch (e) {
-        showError(e.message);
-      }
-    };
-  }
-  return li;
-}
-
-async function showTreePane(engine, index) {
-  const pane = document.createElement("div");
-  pane.className = "pane";
-  pane.id = `tree-pane-${index}`;
-  $("tree-panes").appendChild(pane);
-  pane.textContent = `${engine}: searching...`;
-  const data = await api("/api/tree", treeRequest(engine));
-  pane.textContent = "";
-  const summary = document.createElement("h3");
-  summary.id = `tree-summary-${index}`;
-  summary.textContent = `${data.engine}, depth ${data.depth}: ${num(data.positions)} positions, ${num(data.pruned)} moves pruned`;
-  pane.appendChild(summary);
-  const table = document.createElement("table");
-  table.className = "data small";
-  table.innerHTML = "<thead><tr><th>depth</th><th>positions</th></tr></thead>";
-  const tbody = document.createElement("tbody");
-  data.per_depth.forEach((n, d) => {
-    const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${d}</td><td>${num(n)}</td>`;
-    tbody.appendChild(tr);
-  });
-  table.appendChild(tbody);
-  pane.appendChild(table);
-  const best = document.createElement("p");
-  best.textContent = `value ${fmtScore(data.score)}; click a node to open it`;
-  pane.appendChild(best);
-  const ul = document.createElement("ul");
-  ul.className = "tree";
-  ul.appendChild(nodeRow(data.node, engine, pane));
-  pane.appendChild(ul);
-  ul.querySelector(".node-head").click();
-  return data;
-}
-
-async function showTree() {
-  showError("");
-  $("tree-panes").textContent = "";
-  $("tree-ratio").textContent = "";
-  const engine = $("tree-engine").value;
-  const other = engine === "minimax" ? "alphabeta" : "minimax";
-  try {
-    const first = await showTreePane(engine, 0);
-    if ($("tree-compare").checked) {
-      const second = await showTreePane(other, 1);
-      const [ab, mm] = engine === "minimax" ? [second, first] : [first, second];
-      $("tree-ratio").textContent =
-        `${ab.engine} visited ${((100 * ab.positions) / mm.positions).toFixed(1)}% of the positions minimax visited ` +
-        `(${num(ab.positions)} of ${num(mm.positions)}), for the same value ${fmtScore(ab.score)}.`;
-    }
-  } catch (e) {
-    showError(e.message);
-  }
-}
-
-function initTree() {
-  $("tree-show").onclick = showTree;
-  $("tree-engine").onchange = () => {
-    $("tree-other").textContent = $("tree-engine").value === "minimax" ? "alphabeta" : "minimax";
-  };
-  $("tree-from-play").onclick = () => ($("tree-fen").value = play.game.fen);
 }
 
 // ---------------------------------------------------------------- Ladder
@@ -645,17 +605,57 @@ async function runLadder() {
   }
 }
 
+const ladderState = {
+  save: () => ({ fen: $("ladder-fen").value.trim(), depth: $("ladder-depth").value, movetime: $("ladder-movetime").value }),
+  load: (p) => {
+    for (const k of ["fen", "depth", "movetime"]) if (p.has(k)) $(`ladder-${k}`).value = p.get(k);
+  },
+};
+
 function initLadder() {
   $("ladder-run").onclick = runLadder;
   $("ladder-from-play").onclick = () => ($("ladder-fen").value = play.game.fen);
 }
 
-// ---------------------------------------------------------------- Evaluation
+// ---------------------------------------------------------------- Evaluation and heatmap
+
+const heat = { board: null, data: null };
+
+function drawHeat() {
+  const data = heat.data;
+  if (!data) return;
+  const layer = $("heat-layer").value || "table";
+  const info = data.layers.find((l) => l.id === layer) || data.layers[0];
+  const cells = {};
+  let scale = 1;
+  for (const q of data.squares) {
+    const v = q.values[info.id];
+    if (v === null || v === undefined) continue;
+    scale = Math.max(scale, Math.abs(v));
+  }
+  for (const q of data.squares) {
+    const v = q.values[info.id];
+    const has = v !== null && v !== undefined;
+    cells[q.square] = {
+      value: has ? v : 0,
+      label: has ? (v > 0 ? "+" : "") + v : "\u2013",
+      title: `${q.square} ${q.piece}: ` + (has ? `${v > 0 ? "+" : ""}${v} cp, ${info.name} (White's view)` : q.skipped),
+    };
+  }
+  heat.board.setHeat(cells, scale);
+  $("heat-about").textContent = `${info.name}: ${info.about}. Blue helps White, red helps Black; numbers in centipawns; the strongest square is ${scale} cp.`;
+  $("heat-legend").innerHTML = `<span class="swatch pos"></span> good for White <span class="swatch neg"></span> good for Black`;
+  saveState();
+}
 
 async function runEval() {
   showError("");
+  const fen = $("eval-fen").value.trim() || null;
   try {
-    const data = await api("/api/eval", { fen: $("eval-fen").value.trim() || null });
+    const [data, map] = await Promise.all([
+      api("/api/eval", { fen }),
+      api("/api/heatmap", { fen, eval: $("heat-eval").value }),
+    ]);
     const tbody = $("eval-table").querySelector("tbody");
     tbody.textContent = "";
     for (const t of data.terms) {
@@ -665,18 +665,70 @@ async function runEval() {
       tbody.appendChild(tr);
     }
     $("eval-status").textContent = `Final evaluation: ${fmtScore(data.white)} (White's view); ${fmtScore(data.value)} for the side to move. Terms in centipawns, White's view, blended by the game phase.`;
+    heat.data = map;
+    heat.board.set({ fen: map.fen, legal: [], moves: [] });
+    // The evaluations the server offers (a learned one joins the list when the server has it).
+    const evals = $("heat-eval");
+    if ([...evals.options].map((o) => o.value).join() !== map.evals.join()) {
+      const names = { hce: "hand-crafted", nnue: "learned (NNUE)" };
+      evals.textContent = "";
+      for (const e of map.evals) {
+        const o = document.createElement("option");
+        o.value = e;
+        o.textContent = names[e] || e;
+        evals.appendChild(o);
+      }
+      evals.value = map.eval;
+    }
+    const select = $("heat-layer");
+    const wanted = select.value || "table";
+    select.textContent = "";
+    for (const l of map.layers) {
+      const o = document.createElement("option");
+      o.value = l.id;
+      o.textContent = l.name;
+      select.appendChild(o);
+    }
+    select.value = map.layers.some((l) => l.id === wanted) ? wanted : "table";
+    drawHeat();
+    stats.heatmaps = (stats.heatmaps || 0) + 1;
   } catch (e) {
     showError(e.message);
   }
 }
 
 function initEval() {
+  heat.board = makeBoard($("eval-board"), () => {});
   $("eval-run").onclick = runEval;
+  $("heat-layer").onchange = drawHeat;
+  $("heat-eval").onchange = runEval;
   $("eval-from-play").onclick = () => {
     $("eval-fen").value = play.game.fen;
     runEval();
   };
+  $("eval-board").addEventListener("mouseover", (e) => {
+    const sq = e.target.dataset && e.target.dataset.heat;
+    if (!sq || !heat.board.heat) return;
+    $("heat-hover").textContent = heat.board.heat[sq].title;
+  });
 }
+
+const evalState = {
+  save: () => ({ fen: $("eval-fen").value.trim(), layer: $("heat-layer").value || "table" }),
+  load: (p) => {
+    if (p.has("fen")) $("eval-fen").value = p.get("fen");
+    if (p.has("layer")) {
+      const o = document.createElement("option");
+      o.value = p.get("layer");
+      $("heat-layer").appendChild(o);
+      $("heat-layer").value = p.get("layer");
+    }
+    return runEval();
+  },
+  show: () => {
+    if (!heat.data) runEval();
+  },
+};
 
 // ---------------------------------------------------------------- start
 
@@ -687,10 +739,82 @@ function showIdea() {
   $("play-idea").textContent = e ? e.idea : "";
 }
 
-function switchView(name) {
-  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.view === name);
+// Each view's settings in the page's URL (#view?key=value...), so a link brings them back.
+const VIEWS = {
+  play: playState,
+  watch: watchState,
+  tree: treeState,
+  steps: stepsState,
+  tournament: tournamentState,
+  ladder: ladderState,
+  eval: evalState,
+  review: reviewState,
+};
+let currentView = "play";
+let writtenHash = "";
+
+function saveState() {
+  if (!stats.ready) return;
+  const state = VIEWS[currentView];
+  const params = new URLSearchParams();
+  if (state && state.save) {
+    for (const [k, v] of Object.entries(state.save())) if (v !== "" && v !== null && v !== undefined) params.set(k, v);
+  }
+  const q = params.toString();
+  writtenHash = `#${currentView}${q ? "?" + q : ""}`;
+  history.replaceState(null, "", writtenHash);
+}
+
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) {
+    b.classList.toggle("active", b.dataset.view === name);
+    // On a narrow screen the tabs scroll: keep the chosen one in sight.
+    if (b.dataset.view === name && b.scrollIntoView) b.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
   for (const v of document.querySelectorAll(".view")) v.hidden = v.id !== `view-${name}`;
-  location.hash = name;
+}
+
+function switchView(name) {
+  if (!VIEWS[name]) name = "play";
+  currentView = name;
+  showTab(name);
+  const state = VIEWS[name];
+  if (state.show) state.show();
+  saveState();
+}
+
+async function applyHash() {
+  const hash = location.hash.slice(1);
+  if (!hash) return;
+  const cut = hash.indexOf("?");
+  const name = cut < 0 ? hash : hash.slice(0, cut);
+  const params = new URLSearchParams(cut < 0 ? "" : hash.slice(cut + 1));
+  if (!VIEWS[name]) return;
+  currentView = name;
+  showTab(name);
+  const state = VIEWS[name];
+  if ([...params.keys()].length && state.load) await state.load(params);
+  else if (state.show) state.show();
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const state = VIEWS[currentView];
+  if (state && state.key && state.key(e)) e.preventDefault();
+}
+
+async function copyLink() {
+  saveState();
+  const button = $("copy-link");
+  try {
+    await navigator.clipboard.writeText(location.href);
+    button.textContent = "Link copied";
+  } catch (e) {
+    button.textContent = "Copy the address bar";
+  }
+  setTimeout(() => (button.textContent = "Copy link"), 2000);
 }
 
 async function start() {
@@ -711,14 +835,22 @@ async function start() {
     $("watch-black").value = "pst";
     showIdea();
     for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => switchView(b.dataset.view);
+    $("copy-link").onclick = copyLink;
+    document.addEventListener("keydown", onKey);
     initTree();
+    initSteps();
     initLadder();
     initEval();
-    await Promise.all([initPlay(), initWatch()]);
-    const wanted = location.hash.slice(1);
-    if (["play", "watch", "tree", "ladder", "eval"].includes(wanted)) switchView(wanted);
+    initReview();
+    await Promise.all([initPlay(), initWatch(), initTournament()]);
+    const hash = location.hash;
+    await applyHash();
     stats.ready = true;
     stats.readyMs = performance.now();
+    if (hash) saveState();
+    window.addEventListener("hashchange", () => {
+      if (location.hash !== writtenHash) applyHash().then(saveState);
+    });
   } catch (e) {
     showError(`the Lab could not start: ${e.message}`);
   }

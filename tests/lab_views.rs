@@ -1,0 +1,479 @@
+//! The Lab's teaching views through its HTTP API, against a server started on a free port: the
+//! step-by-step walk, the heatmap, the game review and the tournament (JSON and event stream),
+//! every error, the tournament holding one search slot only, and a closed stream stopping it.
+
+#![cfg(feature = "lab")]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use rookery::lab::api::Makers;
+use serde_json::{Value, json};
+
+const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
+/// Black's third move walks into mate in one.
+const SCHOLARS: &str = "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+
+fn server() -> SocketAddr {
+    rookery::lab::start("127.0.0.1", 0, Makers::default())
+        .unwrap()
+        .addr
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some(line_end) = body.find("\r\n") {
+        let size = usize::from_str_radix(body[..line_end].trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = line_end + 2;
+        out.push_str(&body[start..start + size]);
+        body = &body[(start + size + 2).min(body.len())..];
+    }
+    out
+}
+
+/// One request on its own connection, with extra header lines: (status, headers, body).
+fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
+    let (status, _, text) = http(addr, "POST", path, "", &body.to_string());
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn post_text(addr: SocketAddr, path: &str, body: &str) -> (u16, Value) {
+    let (status, _, text) = http(addr, "POST", path, "", body);
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// A request for server-sent events, read to the end: the events as (name, data).
+fn events(addr: SocketAddr, path: &str, body: &Value) -> (u16, Vec<(String, Value)>) {
+    let (status, head, text) = http(
+        addr,
+        "POST",
+        path,
+        "Accept: text/event-stream\r\n",
+        &body.to_string(),
+    );
+    if status == 200 {
+        assert!(
+            head.to_ascii_lowercase().contains("text/event-stream"),
+            "{head}"
+        );
+    }
+    let mut out = Vec::new();
+    for block in text.split("\n\n") {
+        let mut name = String::new();
+        let mut data = String::new();
+        for line in block.lines() {
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = n.to_string();
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data.push_str(d);
+            }
+        }
+        if !data.is_empty() {
+            out.push((name, serde_json::from_str(&data).unwrap()));
+        }
+    }
+    (status, out)
+}
+
+fn error_of(v: &Value) -> String {
+    v["error"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn the_views_scripts_are_served() {
+    let addr = server();
+    for (path, wanted) in [
+        ("/tree.js", "function renderTree"),
+        ("/steps.js", "function replaySteps"),
+        ("/tournament.js", "function drawTourChart"),
+        ("/review.js", "function runReview"),
+    ] {
+        let (status, head, body) = http(addr, "GET", path, "", "");
+        assert_eq!(status, 200, "{path}");
+        assert!(head.to_ascii_lowercase().contains("javascript"), "{path}");
+        assert!(body.contains(wanted), "{path}");
+    }
+    let (_, _, page) = http(addr, "GET", "/", "", "");
+    for id in [
+        "view-steps",
+        "view-tournament",
+        "view-review",
+        "eval-board",
+        "/review.js",
+    ] {
+        assert!(page.contains(id), "{id}");
+    }
+}
+
+#[test]
+fn steps_walk_the_textbook_tree_and_a_chess_position() {
+    let addr = server();
+    let (status, v) = post(
+        addr,
+        "/api/steps",
+        &json!({ "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["value"], 3);
+    assert_eq!(v["nodes"].as_array().unwrap().len(), 13);
+    assert_eq!(v["visited"], json!({ "alphabeta": 11, "minimax": 13 }));
+    // The first cut-off: B (node 2) sees 2 with alpha 3 and skips its last two leaves.
+    let cut = v["alphabeta"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "cut")
+        .unwrap();
+    assert_eq!(cut["node"], 2);
+    assert_eq!(
+        (cut["alpha"].clone(), cut["beta"].clone()),
+        (json!(3), json!(2))
+    );
+    assert_eq!(cut["skipped"], json!([8, 9]));
+    assert_eq!(cut["saved"], 2);
+    assert!(
+        v["minimax"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["kind"] != "cut")
+    );
+    let orders = v["orders"].as_array().unwrap();
+    assert_eq!(orders[1]["order"], "best-first");
+    assert!(orders[1]["alphabeta"].as_u64() < orders[2]["alphabeta"].as_u64());
+    // Best first: the walk itself in that order.
+    let (_, v) = post(
+        addr,
+        "/api/steps",
+        &json!({ "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "order": "best-first" }),
+    );
+    assert_eq!(v["visited"]["alphabeta"], 9);
+    // A chess position: three moves a node, two plies, values in centipawns.
+    let (status, v) = post(
+        addr,
+        "/api/steps",
+        &json!({ "fen": MIDDLEGAME, "depth": 2, "width": 3 }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["kind"], "chess");
+    assert_eq!(v["nodes"].as_array().unwrap().len(), 1 + 3 + 9);
+    assert_eq!(v["nodes"][0]["children"].as_array().unwrap().len(), 3);
+    assert!(v["nodes"][1]["uci"].is_string() && v["nodes"][1]["label"].is_string());
+    assert!(v["visited"]["alphabeta"].as_u64() <= v["visited"]["minimax"].as_u64());
+    for (body, wanted) in [
+        (json!({ "tree": [] }), "empty"),
+        (json!({ "tree": [[1, "x"]] }), "a number (a leaf) or a list"),
+        (json!({ "tree": [[1]], "fen": MIDDLEGAME }), "not both"),
+        (json!({ "depth": 4 }), "steps depth must be"),
+        (json!({ "width": 9 }), "steps width must be"),
+        (json!({ "order": "random" }), "unknown order"),
+        (
+            json!({ "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1" }),
+            "the game is over",
+        ),
+        (json!({ "colour": "white" }), "unknown field"),
+    ] {
+        let (status, v) = post(addr, "/api/steps", &body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+}
+
+#[test]
+fn heatmaps_value_every_square() {
+    let addr = server();
+    let (status, v) = post(addr, "/api/heatmap", &json!({ "fen": MIDDLEGAME }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["eval"], "hce");
+    assert_eq!(v["squares"].as_array().unwrap().len(), 30);
+    let layers: Vec<String> = v["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap().to_string())
+        .collect();
+    for wanted in [
+        "table",
+        "psq",
+        "contribution",
+        "term:mobility",
+        "term:pawn structure",
+    ] {
+        assert!(layers.iter().any(|l| l == wanted), "{wanted}: {layers:?}");
+    }
+    // The same value as /api/eval gives (White's view).
+    let (_, e) = post(addr, "/api/eval", &json!({ "fen": MIDDLEGAME }));
+    assert_eq!(v["value"], e["white"]);
+    for (body, wanted) in [
+        (
+            json!({ "fen": MIDDLEGAME, "eval": "nnue-someday" }),
+            "unknown evaluation",
+        ),
+        (json!({ "fen": "8/8/8/8 w - - 0 1" }), "invalid FEN"),
+        (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
+    ] {
+        let (status, v) = post(addr, "/api/heatmap", &body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+}
+
+#[test]
+fn a_review_marks_the_blunder_and_exports_pgn() {
+    let addr = server();
+    let (status, v) = post(
+        addr,
+        "/api/review",
+        &json!({ "pgn": SCHOLARS, "nodes": 20000 }),
+    );
+    assert_eq!(status, 200, "{v}");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    let nf6 = &moves[5];
+    assert_eq!(nf6["san"], "Nf6");
+    assert_eq!(nf6["judgement"], "blunder");
+    assert_eq!(nf6["glyph"], "??");
+    assert!(nf6["drop"].as_f64().unwrap() > 0.3);
+    assert!(nf6["best"].is_string() && nf6["best"] != "g8f6");
+    let mate = &moves[6];
+    assert_eq!(mate["san"], "Qxf7#");
+    assert!(mate["judgement"].is_null());
+    assert_eq!(v["summary"]["black"]["blunders"], 1);
+    let pgn = v["pgn"].as_str().unwrap();
+    let words = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("3... Nf6 $4 {[%eval #1] Blunder:"), "{pgn}");
+    assert!(pgn.contains("[%eval ") && pgn.contains("[White \"A\"]") && pgn.contains("1-0"));
+    // The annotated PGN reads back as the same game.
+    let back = rookery::core::pgn::read_games(pgn);
+    assert_eq!(back[0].moves.len(), 7, "{:?}", back[0].error);
+    assert!(back[0].error.is_none());
+    assert!(pgn.contains("[Annotator \"Rookery Lab: rookery, 20000 nodes a position\"]"));
+    // As events: start, one per move as it is judged, then done.
+    let (status, ev) = events(
+        addr,
+        "/api/review",
+        &json!({ "moves": ["e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"], "nodes": 5000 }),
+    );
+    assert_eq!(status, 200);
+    let names: Vec<&str> = ev.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.first(), Some(&"start"));
+    assert_eq!(names.iter().filter(|n| **n == "move").count(), 7);
+    assert_eq!(names.last(), Some(&"done"));
+    assert_eq!(ev[0].1["plies"], 7);
+    for (body, wanted) in [
+        (
+            json!({ "pgn": "1. e4 e5 2. Ke3" }),
+            "half-move 3 cannot be read",
+        ),
+        (json!({ "pgn": "" }), "no game"),
+        (json!({ "pgn": "[Event \"x\"]\n\n*" }), "no moves"),
+        (json!({ "moves": ["e2e4"], "nodes": 0 }), "nodes must be"),
+        (
+            json!({ "moves": ["e2e4"], "nodes": 999999999 }),
+            "nodes must be",
+        ),
+        (json!({ "pgn": SCHOLARS, "moves": ["e2e4"] }), "not both"),
+        (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
+    ] {
+        let (status, v) = post(addr, "/api/review", &body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+    let (status, v) = post_text(addr, "/api/review", "{\"pgn\": ");
+    assert_eq!(status, 400);
+    assert!(error_of(&v).contains("bad request body"));
+}
+
+#[test]
+fn a_tournament_streams_its_games_and_its_crosstable() {
+    let addr = server();
+    let body = json!({
+        "rungs": ["greedy", "random"], "games": 4, "nodes": 500, "openings": "builtin", "max_plies": 60,
+    });
+    let (status, ev) = events(addr, "/api/tournament", &body);
+    assert_eq!(status, 200);
+    let games: Vec<&Value> = ev
+        .iter()
+        .filter(|(n, _)| n == "game")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(games.len(), 4);
+    assert_eq!(ev.first().unwrap().0, "start");
+    assert_eq!(ev.first().unwrap().1["games_total"], 4);
+    let (name, done) = ev.last().unwrap();
+    assert_eq!(name, "done");
+    assert_eq!(done["played"], 4);
+    assert!(done["stopped"].is_null());
+    let rungs = done["standings"]["rungs"].as_array().unwrap();
+    assert_eq!(rungs[0]["name"], "random", "ladder order");
+    assert_eq!(rungs[1]["below"]["rung"], "random");
+    let cross = &done["standings"]["crosstable"];
+    assert!(cross[0][0].is_null());
+    assert_eq!(cross[0][1]["games"], 4);
+    assert_eq!(cross[0][1]["wins"], cross[1][0]["losses"]);
+    // Colours alternate, two games on each opening.
+    let colours: Vec<(&str, &str)> = games
+        .iter()
+        .map(|g| {
+            (
+                g["game"]["white"].as_str().unwrap(),
+                g["game"]["black"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(colours[0], (colours[1].1, colours[1].0));
+    assert_eq!(games[0]["game"]["opening"], games[1]["game"]["opening"]);
+    let pgn = done["pgn"].as_str().unwrap();
+    assert_eq!(pgn.matches("[Event \"Rookery Lab tournament\"]").count(), 4);
+    assert!(done["games_per_second"].as_f64().unwrap() > 0.0);
+    // The same as one JSON answer.
+    let (status, v) = post(
+        addr,
+        "/api/tournament",
+        &json!({ "rungs": ["random", "greedy"], "games": 1, "openings": "start" }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["played"], 1);
+    let (status, v) = post(
+        addr,
+        "/api/tournament",
+        &json!({ "rungs": ["random", "greedy"], "games": 1, "openings": [{ "fen": MIDDLEGAME }] }),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["games"][0]["start_fen"], MIDDLEGAME);
+    for (body, wanted) in [
+        (json!({ "rungs": ["random"] }), "two rungs"),
+        (
+            json!({ "rungs": ["random", "deep-thought"] }),
+            "unknown engine",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "games": 0 }),
+            "games (per pairing)",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "depth": 9 }),
+            "tournament depth",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "movetime": 60000 }),
+            "tournament movetime",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "openings": "eco" }),
+            "unknown openings",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "openings": [{ "fen": "x" }] }),
+            "opening 1",
+        ),
+        (
+            json!({ "rungs": ["random", "greedy"], "max_plies": 5 }),
+            "max_plies",
+        ),
+        (json!({ "games": 2 }), "bad request body"),
+    ] {
+        let (status, v) = post(addr, "/api/tournament", &body);
+        assert_eq!(status, 400, "{body}");
+        assert!(error_of(&v).contains(wanted), "{body}: {v}");
+    }
+    let (status, _, text) = http(addr, "GET", "/api/tournament/reference", "", "");
+    assert_eq!(status, 200);
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(r["rows"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        r["rows"][1]["text"].as_str().unwrap().chars().next(),
+        Some('>')
+    );
+}
+
+/// Opens an event-stream request and reads its headers, leaving the connection open.
+fn open(addr: SocketAddr, method: &str, path: &str, body: &str) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: lab\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut buf = [0u8; 64];
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let n = s.read(&mut buf).unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    s
+}
+
+#[test]
+fn a_tournament_holds_one_search_slot_and_stops_when_its_page_goes_away() {
+    let addr = server();
+    let long =
+        json!({ "rungs": ["tt", "quiescence"], "games": 100, "nodes": 20000, "movetime": 1000 });
+    let tournament = open(addr, "POST", "/api/tournament", &long.to_string());
+    // One slot is left: a search runs beside the tournament.
+    let (status, v) = post(
+        addr,
+        "/api/analyse",
+        &json!({ "engine": "alphabeta", "depth": 1 }),
+    );
+    assert_eq!(status, 200, "{v}");
+    // Taking the other one, nothing more fits.
+    let search = open(addr, "GET", "/api/search?engine=rookery&movetime=20000", "");
+    let (status, v) = post(
+        addr,
+        "/api/analyse",
+        &json!({ "engine": "alphabeta", "depth": 1 }),
+    );
+    assert_eq!(status, 503, "{v}");
+    // Both pages go away: their work stops and the slots come back long before it would end.
+    drop(tournament);
+    drop(search);
+    let start = Instant::now();
+    let (status, _) = post(
+        addr,
+        "/api/analyse",
+        &json!({ "engine": "alphabeta", "depth": 1 }),
+    );
+    assert_eq!(status, 200);
+    let (status, _) = post(addr, "/api/steps", &json!({}));
+    assert_eq!(status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+}
