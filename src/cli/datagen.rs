@@ -82,7 +82,7 @@ fn clock(secs: f64) -> String {
 /// The evaluation `--eval` and `--net` ask for.
 pub fn evaluation(eval: &str, net: Option<&str>) -> Result<Evaluation, Error> {
     match (eval.to_ascii_lowercase().as_str(), net) {
-        ("hce", None) => Ok(Evaluation::Hce),
+        ("hce" | "", None) => Ok(Evaluation::Hce),
         ("hce", Some(_)) => Err(Error::Invalid("--net needs --eval net".into())),
         ("net", None) => Ok(Evaluation::builtin_net()),
         ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(

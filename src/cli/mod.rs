@@ -145,6 +145,12 @@ pub struct EngineArgs {
     /// Probe only positions with at most this many pieces, kings included
     #[arg(long, default_value_t = default_spin("SyzygyProbeLimit") as u32, value_name = "PIECES")]
     pub syzygy_probe_limit: u32,
+    /// The strong engine's evaluation: hce (hand-crafted) or net (learned)
+    #[arg(long, default_value = "hce", value_name = "hce|net")]
+    pub eval: String,
+    /// A net file for `--eval net` [default: the built-in net]
+    #[arg(long, value_name = "FILE")]
+    pub net: Option<String>,
 }
 
 impl EngineArgs {
@@ -170,6 +176,7 @@ impl EngineArgs {
             syzygy: self.syzygy.as_deref().map(Syzygy::open).transpose()?,
             syzygy_probe_depth: self.syzygy_probe_depth.max(1),
             syzygy_probe_limit: self.syzygy_probe_limit,
+            eval: datagen::evaluation(&self.eval, self.net.as_deref())?,
             ..Settings::default()
         })
     }

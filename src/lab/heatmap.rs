@@ -27,7 +27,7 @@ use crate::eval::hce::{self, NoEvalTrace, PHASE_MAX, Parts, S};
 use crate::eval::pesto;
 
 /// The evaluations a heatmap can be drawn for.
-pub const EVALS: &[&str] = &["hce"];
+pub const EVALS: &[&str] = &["hce", "net"];
 
 /// `POST /api/heatmap`.
 #[derive(Deserialize, Debug, Clone, Default)]
@@ -37,7 +37,8 @@ pub struct HeatmapRequest {
     pub fen: Option<String>,
     #[serde(default)]
     pub moves: Vec<String>,
-    /// The evaluation whose per-piece contribution is drawn: "hce" (the hand-crafted one).
+    /// The evaluation whose per-piece contribution is drawn: "hce" (the hand-crafted one) or
+    /// "net" (the built-in learned net).
     #[serde(default)]
     pub eval: Option<String>,
 }
@@ -55,6 +56,13 @@ pub fn hce_white(pos: &Chess) -> i32 {
 pub fn scorer(name: &str) -> Result<Scorer, ApiError> {
     match name {
         "hce" => Ok(Box::new(hce_white)),
+        "net" => {
+            let net = crate::nnue::Network::default_net();
+            Ok(Box::new(move |pos: &Chess| {
+                let v = net.evaluate_board(pos.board(), pos.turn());
+                if pos.turn() == Color::White { v } else { -v }
+            }))
+        }
         other => Err(ApiError::bad(format!(
             "unknown evaluation '{other}' ({})",
             EVALS.join(", ")
@@ -284,5 +292,14 @@ mod tests {
                 .message
                 .contains("unknown evaluation")
         );
+        // The net's contributions: a queen is worth a lot to it too, and the total is its score.
+        let v = heatmap(&game, "net").unwrap();
+        let squares = v["squares"].as_array().unwrap();
+        let at = |s: &str| squares.iter().find(|q| q["square"] == s).unwrap();
+        assert!(at("c2")["values"]["contribution"].as_i64().unwrap() > 300);
+        assert!(at("d8")["values"]["contribution"].as_i64().unwrap() < -300);
+        let net = crate::nnue::Network::default_net();
+        let pos = game.position();
+        assert_eq!(v["value"], net.evaluate_board(pos.board(), pos.turn()));
     }
 }
