@@ -229,12 +229,12 @@ impl Default for Config {
         Config {
             hidden: 128,
             activation: Activation::SCReLU,
-            epochs: 10,
+            epochs: 30,
             batch: 16_384,
             lr: 0.001,
             lr_end: 0.01,
             weight_decay: 0.01,
-            wdl: 0.3,
+            wdl: 0.0,
             threads: 1,
             seed: 1,
             mirror: false,
@@ -506,7 +506,12 @@ impl Trainer {
 /// The loss curve as an SVG picture: training and validation loss by epoch.
 pub fn loss_svg(history: &[(f32, f32)], title: &str) -> String {
     let (w, h, pad) = (640.0f32, 360.0f32, 50.0f32);
-    let all: Vec<f32> = history.iter().flat_map(|&(a, b)| [a, b]).collect();
+    // A logarithmic axis: the first epoch's loss would flatten the rest.
+    let all: Vec<f32> = history
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .filter(|v| *v > 0.0)
+        .collect();
     let lo = all.iter().copied().fold(f32::INFINITY, f32::min);
     let hi = all.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let (lo, hi) = if lo.is_finite() && hi > lo {
@@ -516,7 +521,11 @@ pub fn loss_svg(history: &[(f32, f32)], title: &str) -> String {
     };
     let n = history.len().max(2) - 1;
     let x = |i: usize| pad + (w - 2.0 * pad) * i as f32 / n as f32;
-    let y = |v: f32| h - pad - (h - 2.0 * pad) * (v - lo) / (hi - lo);
+    let (llo, lhi) = (lo.max(1e-12).ln(), hi.max(1e-12).ln());
+    let y = |v: f32| {
+        let t = (v.max(1e-12).ln() - llo) / (lhi - llo).max(1e-12);
+        h - pad - (h - 2.0 * pad) * t
+    };
     let line = |pick: fn(&(f32, f32)) -> f32| {
         history
             .iter()
@@ -531,7 +540,7 @@ pub fn loss_svg(history: &[(f32, f32)], title: &str) -> String {
          <text x=\"{pad}\" y=\"20\" font-size=\"14\">{title}</text>\n\
          <line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"black\"/>\n\
          <line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"black\"/>\n\
-         <text x=\"{mid}\" y=\"{lbl}\" text-anchor=\"middle\">epoch</text>\n\
+         <text x=\"{mid}\" y=\"{lbl}\" text-anchor=\"middle\">epoch (loss on a log scale)</text>\n\
          <text x=\"4\" y=\"{pad}\">{hi:.5}</text>\n<text x=\"4\" y=\"{b}\">{lo:.5}</text>\n",
         b = h - pad,
         r = w - pad,

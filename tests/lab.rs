@@ -84,7 +84,7 @@ fn page_assets_engines_and_unknown_paths() {
     assert_eq!(status, 200);
     let v: Value = serde_json::from_str(&body).unwrap();
     let engines = v["engines"].as_array().unwrap();
-    assert_eq!(engines.len(), 12);
+    assert_eq!(engines.len(), 13);
     assert_eq!(engines[5]["name"], "alphabeta");
     assert_eq!(engines[5]["tree"], true);
     assert_eq!(engines[11]["tree"], false);
@@ -276,7 +276,7 @@ fn ladder_and_evaluation() {
     let (status, v) = post(addr, "/api/ladder", &body);
     assert_eq!(status, 200, "{v}");
     let rungs = v["rungs"].as_array().unwrap();
-    assert_eq!(rungs.len(), 12);
+    assert_eq!(rungs.len(), 13);
     assert_eq!(rungs[4]["name"], "minimax");
     assert_eq!(rungs[4]["nodes"], 1513);
     assert!(rungs.iter().all(|r| r["best"].is_string()));

@@ -368,5 +368,5 @@ fn unknown_engine_is_an_error() {
         registry::create("stockfish", &no_book(0)),
         Err(rookery::Error::UnknownEngine { .. })
     ));
-    assert_eq!(registry::names().count(), 12);
+    assert_eq!(registry::names().count(), 13);
 }

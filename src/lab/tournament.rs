@@ -70,6 +70,7 @@ pub const REFERENCE: &[(&str, &str, u32, u32, u32)] = &[
     ("quiescence", "tt", 9, 8, 3),
     ("pst", "quiescence", 16, 4, 0),
     ("rookery", "pst", 20, 0, 0),
+    ("rookery-nnue", "rookery", 8, 7, 5),
 ];
 pub const REFERENCE_SETTINGS: &str = "rookery ladder --games 20 --depth 3 --movetime 50: 20 games a pairing (10 openings, both colours), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move, drawn after 150 moves";
 

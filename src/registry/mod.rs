@@ -76,6 +76,10 @@ pub const ENGINES: &[EngineInfo] = &[
         name: "rookery",
         idea: "the strong engine: PVS, pruning, staged move ordering, tapered evaluation, threads",
     },
+    EngineInfo {
+        name: "rookery-nnue",
+        idea: "the same search on a learned evaluation: a network trained on its own self-play",
+    },
 ];
 
 /// Creates an engine by name (any case). From `book` upward the engines play from
@@ -91,7 +95,7 @@ pub const ENGINES: &[EngineInfo] = &[
 /// use rookery::registry;
 ///
 /// // Every rung of the ladder, by the name `rookery engines` prints.
-/// assert_eq!(registry::ENGINES.len(), 12);
+/// assert_eq!(registry::ENGINES.len(), 13);
 /// assert_eq!(registry::ENGINES[0].name, "random");
 /// for info in registry::ENGINES {
 ///     let mut engine = registry::create(info.name, &EngineOptions::default()).unwrap();
@@ -147,6 +151,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "quiescence" => Box::new(ladder::quiescence::engine()),
         "pst" => Box::new(ladder::pst::engine()),
         "rookery" => Box::new(Rookery::new(seed)),
+        "rookery-nnue" => Box::new(Rookery::learned(seed)),
         _ => return Err(unknown(&name)),
     };
     let mut engine = search;
@@ -158,7 +163,7 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
     // The tutorial's engines play the endgames the distance-to-mate tables cover perfectly;
     // the strong engine has Syzygy for that.
     if let Some(tables) = &options.dtm
-        && name != "rookery"
+        && !name.starts_with("rookery")
     {
         engine = Box::new(with_dtm(engine, tables.clone()));
     }
@@ -183,7 +188,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 pub fn deepens(name: &str) -> bool {
     matches!(
         name.trim().to_ascii_lowercase().as_str(),
-        "iterative" | "tt" | "quiescence" | "pst" | "rookery"
+        "iterative" | "tt" | "quiescence" | "pst" | "rookery" | "rookery-nnue"
     )
 }
 

@@ -11,7 +11,7 @@ use super::board::SearchBoard;
 use super::tt::Tt;
 use super::worker::{IterationLimits, MAX_SEARCH_PLY, Shared, TbProbe, Worker};
 use crate::core::{Game, Limits, Rng, TimeManager};
-use crate::engine::{Analysis, Engine, Report, Reporter, Settings};
+use crate::engine::{Analysis, Engine, Evaluation, Report, Reporter, Settings};
 
 pub struct Rookery {
     tt: Tt,
@@ -19,6 +19,9 @@ pub struct Rookery {
     settings: Settings,
     /// The weakened engine's choices (`UCI_LimitStrength`).
     rng: Rng,
+    /// The ladder's `rookery-nnue`: the learned evaluation whatever the settings say (the
+    /// built-in net unless they name another).
+    learned: bool,
 }
 
 impl Rookery {
@@ -29,7 +32,16 @@ impl Rookery {
             workers: vec![Worker::new(0)],
             settings,
             rng: Rng::new(seed),
+            learned: false,
         }
+    }
+
+    /// The strong engine on the learned evaluation: the ladder's `rookery-nnue`.
+    pub fn learned(seed: u64) -> Rookery {
+        let mut r = Rookery::new(seed);
+        r.learned = true;
+        r.configure(&Settings::default());
+        r
     }
 
     /// The settings in force.
@@ -107,7 +119,11 @@ impl Rookery {
 
 impl Engine for Rookery {
     fn name(&self) -> &'static str {
-        "rookery"
+        if self.learned {
+            "rookery-nnue"
+        } else {
+            "rookery"
+        }
     }
 
     fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
@@ -194,6 +210,16 @@ impl Engine for Rookery {
     }
 
     fn configure(&mut self, settings: &Settings) {
+        let learned;
+        let settings = if self.learned && settings.eval == Evaluation::Hce {
+            learned = Settings {
+                eval: Evaluation::builtin_net(),
+                ..settings.clone()
+            };
+            &learned
+        } else {
+            settings
+        };
         if settings.hash_mb != self.settings.hash_mb {
             // Free the old table before allocating the new one: resident size stays near Hash.
             self.tt = Tt::new(0);

@@ -270,7 +270,7 @@ def test_ladder_and_watch(d):
     tab(d, "ladder")
     set_value(d, "ladder-movetime", 100)
     d.find_element(By.ID, "ladder-run").click()
-    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#ladder-table tbody tr")) == 12, timeout=60)
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#ladder-table tbody tr")) == 13, timeout=60)
     rows = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#ladder-table tbody tr")]
     assert rows[4].startswith("minimax") and "70,119" in rows[4], rows[4]
     assert rows[5].startswith("alphabeta") and "4,163" in rows[5], rows[5]
