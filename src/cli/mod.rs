@@ -174,7 +174,7 @@ impl EngineArgs {
             ..self.options(seed, book)
         };
         let mut e = registry::create(name, &options)?;
-        e.configure(&self.settings()?);
+        e.configure(&self.settings()?)?;
         Ok(e)
     }
 
@@ -272,7 +272,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         #[cfg(feature = "lab")]
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { depth }) => {
-            crate::bench::run_printed(depth, |l| println!("{l}"));
+            crate::bench::run_printed(depth, None, |l| println!("{l}"))?;
             Ok(0)
         }
     }
