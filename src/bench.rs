@@ -3,15 +3,17 @@
 //! search exactly (same binary, same count, every run) and the speed is reported beside it. The
 //! last line reads `<nodes> nodes <nps> nps`, as OpenBench expects.
 //!
-//! Positions: the start position, the Bratko-Kopec test (24; as in niklasf/python-chess
-//! `examples/bratko_kopec`) and Kaufman's test (25; as in thomasahle/sunfish
-//! `tests/files/ccr_one_hour_test.epd`), both GPL-3.0, written out below.
+//! Positions: the start position, the Bratko-Kopec test (24) and Kaufman's test (25), from the
+//! project's shared EPD suites (sources in data/README.md of the shared set).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::game::parse_fen;
 use crate::core::{Game, Limits};
 use crate::engine::{Engine, Evaluation, Settings};
+use crate::error::Error;
 use crate::search::engine::Rookery;
 
 /// Default bench depth.
@@ -77,29 +79,49 @@ pub struct BenchLine {
     pub elapsed: Duration,
 }
 
-/// Runs the bench at `depth`, calling `each` after every position; returns (nodes, time).
-pub fn run(depth: u32, each: impl FnMut(usize, &BenchLine)) -> (u64, Duration) {
-    run_with(depth, &Evaluation::Hce, each)
+/// The deepest bench a command accepts (depth 11 takes a few seconds; 30 would take days).
+pub const MAX_DEPTH: u32 = 30;
+
+/// Checks a bench depth: 1 to `MAX_DEPTH`.
+pub fn check_depth(depth: u32) -> Result<u32, Error> {
+    if (1..=MAX_DEPTH).contains(&depth) {
+        Ok(depth)
+    } else {
+        Err(Error::Invalid(format!(
+            "bench depth must be 1 to {MAX_DEPTH}, got {depth}"
+        )))
+    }
 }
 
-/// `run` with the evaluation `eval`.
-pub fn run_with(
+/// Runs the bench at `depth`, calling `each` after every position; returns (nodes, time), or
+/// `None` when `stop` was raised before the last position was done (the counts are then not
+/// the signature, and must not be shown as one).
+pub fn run(
     depth: u32,
     eval: &Evaluation,
+    stop: Option<Arc<AtomicBool>>,
     mut each: impl FnMut(usize, &BenchLine),
-) -> (u64, Duration) {
+) -> Result<Option<(u64, Duration)>, Error> {
     let mut engine = Rookery::new(0);
     engine.configure(&Settings {
         eval: eval.clone(),
         ..Settings::default()
-    });
+    })?;
+    let stopped = || stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
     let mut total = 0;
     let mut time = Duration::ZERO;
     for (i, fen) in POSITIONS.iter().enumerate() {
         engine.new_game();
         let game = Game::new(parse_fen(fen).expect("bench positions are valid"));
         let start = Instant::now();
-        let a = engine.analyse(&game, &Limits::depth(depth));
+        let limits = Limits {
+            stop: stop.clone(),
+            ..Limits::depth(depth)
+        };
+        let a = engine.analyse(&game, &limits);
+        if stopped() {
+            return Ok(None);
+        }
         let line = BenchLine {
             fen,
             nodes: a.nodes,
@@ -109,19 +131,21 @@ pub fn run_with(
         time += line.elapsed;
         each(i, &line);
     }
-    (total, time)
+    Ok(Some((total, time)))
 }
 
-/// Runs the bench at `depth` (at least 1) and hands each line of its report to `line`: one per
-/// position, then the total `<nodes> nodes <nps> nps`. `rookery bench` and UCI `bench` print
-/// this.
-pub fn run_printed(depth: u32, line: impl FnMut(&str)) {
-    run_printed_with(depth, &Evaluation::Hce, line)
-}
-
-/// `run_printed` with the evaluation `eval`.
-pub fn run_printed_with(depth: u32, eval: &Evaluation, mut line: impl FnMut(&str)) {
-    let (nodes, time) = run_with(depth.max(1), eval, |i, l| {
+/// Runs the bench at `depth` and hands each line of its report to `line`: one per position,
+/// then the total `<nodes> nodes <nps> nps`, or `interrupted` when `stop` was raised first.
+/// `rookery bench` and UCI `bench` print this. The signature is the hand-crafted evaluation's
+/// (`Evaluation::Hce`); `--eval net` gives the net's.
+pub fn run_printed(
+    depth: u32,
+    eval: &Evaluation,
+    stop: Option<Arc<AtomicBool>>,
+    mut line: impl FnMut(&str),
+) -> Result<(), Error> {
+    let depth = check_depth(depth)?;
+    let done = run(depth, eval, stop, |i, l| {
         line(&format!(
             "{:>2} {:>10} nodes {:>6} ms  {}",
             i + 1,
@@ -129,8 +153,12 @@ pub fn run_printed_with(depth: u32, eval: &Evaluation, mut line: impl FnMut(&str
             l.elapsed.as_millis(),
             l.fen
         ));
-    });
-    line(&format!("{nodes} nodes {} nps", nps(nodes, time)));
+    })?;
+    match done {
+        Some((nodes, time)) => line(&format!("{nodes} nodes {} nps", nps(nodes, time))),
+        None => line("interrupted"),
+    }
+    Ok(())
 }
 
 /// Nodes per second, guarding against a zero time.

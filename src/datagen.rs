@@ -446,6 +446,12 @@ pub fn run(
     out: &mut dyn Sink,
     mut progress: impl FnMut(&Progress),
 ) -> Result<(u64, u64), Error> {
+    let threads = cfg.threads.max(1) as u64;
+    crate::core::memory::check(
+        &format!("{threads} hash tables of {} MB", cfg.hash_mb),
+        threads * cfg.hash_mb as u64 * crate::core::memory::MB,
+        0,
+    )?;
     let next = AtomicU64::new(first);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<GameRecord>();
@@ -465,11 +471,16 @@ pub fn run(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 let mut engine = Rookery::new(cfg.seed);
-                engine.configure(&Settings {
+                let settings = Settings {
                     hash_mb: cfg.hash_mb,
                     eval: cfg.eval.clone(),
                     ..Settings::default()
-                });
+                };
+                // Checked above; memory taken meanwhile by others ends the run early.
+                if engine.configure(&settings).is_err() {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
                 loop {
                     if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
                         return;

@@ -249,7 +249,11 @@ pub trait Engine: Send {
     }
 
     /// Applies run-time settings (hash size, threads, strength); engines ignore what they lack.
-    fn configure(&mut self, _settings: &Settings) {}
+    /// A table or thread count the memory cannot hold is refused (`Error::Memory`, saying what
+    /// is kept): the engine goes on with what it had for that setting and applies the others.
+    fn configure(&mut self, _settings: &Settings) -> Result<(), crate::error::Error> {
+        Ok(())
+    }
 
     /// Forgets everything learned about earlier games (hash tables, histories).
     fn new_game(&mut self) {}

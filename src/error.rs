@@ -1,4 +1,5 @@
-//! Errors a user can cause: bad FEN, illegal move, unknown engine, unreadable or corrupt files.
+//! Errors a user can cause: bad FEN, illegal move, unknown engine, unreadable or corrupt files,
+//! tables larger than the memory that can be had.
 //! Each one reads as one clear sentence; the CLI prints it and exits with code 2, the UCI loop
 //! answers it with `info string`.
 
@@ -16,6 +17,8 @@ pub enum Error {
     Io { path: String, reason: String },
     /// A Polyglot book that is not a valid book file.
     Book(String),
+    /// A table larger than the memory that can be had, said with the figures.
+    Memory(String),
     /// Anything else the user asked for that cannot be done, said in words.
     Invalid(String),
 }
@@ -30,7 +33,7 @@ impl fmt::Display for Error {
             }
             Error::Io { path, reason } => write!(f, "{path}: {reason}"),
             Error::Book(reason) => write!(f, "bad opening book: {reason}"),
-            Error::Invalid(reason) => f.write_str(reason),
+            Error::Memory(reason) | Error::Invalid(reason) => f.write_str(reason),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `rookery`: the command line. Errors are one line on stderr and exit code 2.
 
 fn main() {
+    rookery::core::memory::return_large_blocks();
     // OpenBench's convention for distributed data generation: `rookery "genfens N seed S book
     // <None|FILE>" "quit"` prints N opening FENs as `info string genfens <FEN>`.
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -6,9 +6,11 @@
 
 use std::sync::Arc;
 
+use crate::core::memory::{self, MB};
 use crate::engine::{Evaluation, Settings};
 use crate::nnue::Network;
 use crate::registry;
+use crate::search::engine::THREAD_BYTES;
 use crate::tb::Syzygy;
 
 /// What kind of control a GUI shows, with its default and range.
@@ -150,6 +152,14 @@ fn store_eval_file(o: &mut Options, v: Value<'_>) -> Result<(), String> {
     Ok(())
 }
 
+/// The most search threads that run at once: the CPUs this process may use (its affinity and
+/// its container's quota count). A larger `Threads` is taken but searches with this many: more
+/// threads than CPUs only slow the search and every answer down (on two CPUs, 256 threads make
+/// `isready` wait seconds).
+pub fn thread_cap() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The declaration of option `name` (any case).
 pub fn find(name: &str) -> Option<&'static Declared> {
     let name = name.trim();
@@ -263,7 +273,7 @@ impl Options {
     pub fn settings(&self) -> Settings {
         Settings {
             hash_mb: self.hash_mb,
-            threads: self.threads,
+            threads: self.threads.clamp(1, thread_cap()),
             limit_elo: self.limit_strength.then_some(self.elo),
             syzygy: self.syzygy.clone(),
             syzygy_probe_depth: self.syzygy_probe_depth,
@@ -324,8 +334,37 @@ impl Options {
                 Value::Text(&engine_name)
             }
         };
+        self.check_memory(d.name, parsed)?;
         (d.store)(self, parsed)?;
         Ok(d.effect)
+    }
+
+    /// Refuses a Hash or Threads value the memory cannot hold, before anything is allocated
+    /// (the table in use is freed first, so it counts as free).
+    fn check_memory(&self, name: &str, value: Value<'_>) -> Result<(), String> {
+        let n = value.int().max(1) as u64;
+        let (what, bytes, freed, kept) = match name {
+            "Hash" => (
+                format!("a hash table of {n} MB"),
+                n * MB,
+                self.hash_mb as u64 * MB,
+                format!("{} MB", self.hash_mb),
+            ),
+            "Threads" => {
+                let cap = thread_cap() as u64;
+                (
+                    format!("{} search threads", n.min(cap)),
+                    n.min(cap)
+                        .saturating_sub(self.threads.min(cap as usize) as u64)
+                        * THREAD_BYTES,
+                    0,
+                    self.threads.to_string(),
+                )
+            }
+            _ => return Ok(()),
+        };
+        memory::check(&what, bytes, freed)
+            .map_err(|e| format!("option '{name}': {e}; {name} stays at {kept}"))
     }
 }
 

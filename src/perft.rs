@@ -2,6 +2,8 @@
 //! rules (shakmaty) and everything built on them; suites of known counts live in EPD files:
 //! `FEN ;D1 20 ;D2 400 ...`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use shakmaty::{Chess, Move, Position};
 
 use crate::core::game::parse_fen;
@@ -57,6 +59,58 @@ pub fn divide(pos: &Chess, depth: u32) -> Vec<(Move, u64)> {
             (m, perft(&child, depth.saturating_sub(1)))
         })
         .collect()
+}
+
+/// The deepest perft a command accepts: depth 12 from the initial position is 62 trillion leaves.
+pub const MAX_DEPTH: u32 = 12;
+
+/// Checks a perft depth: 1 to `MAX_DEPTH`.
+pub fn check_depth(depth: u32) -> Result<u32, Error> {
+    if (1..=MAX_DEPTH).contains(&depth) {
+        Ok(depth)
+    } else {
+        Err(Error::Invalid(format!(
+            "perft depth must be 1 to {MAX_DEPTH}, got {depth}"
+        )))
+    }
+}
+
+/// `perft` that gives up when `stop` is raised: `None` then. The flag is read at every node
+/// three or more plies from the leaves, a few thousand leaves apart at most, so it ends within
+/// microseconds while costing nothing measurable.
+pub fn perft_until(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(pos, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for &m in &pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// `divide` that calls `each` after every root move and gives up when `stop` is raised:
+/// `None` then (the moves reported so far are right, the total is not known).
+pub fn divide_until(
+    pos: &Chess,
+    depth: u32,
+    stop: &AtomicBool,
+    mut each: impl FnMut(Move, u64),
+) -> Option<u64> {
+    let mut total = 0;
+    for &m in &pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let n = perft_until(&child, depth.saturating_sub(1), stop)?;
+        each(m, n);
+        total += n;
+    }
+    Some(total)
 }
 
 /// One line of a perft suite.
@@ -124,6 +178,25 @@ mod tests {
         let d = divide(&pos, 3);
         assert_eq!(d.len(), 20);
         assert_eq!(d.iter().map(|x| x.1).sum::<u64>(), 8_902);
+    }
+
+    #[test]
+    fn a_raised_flag_stops_perft_and_a_lowered_one_counts_right() {
+        let pos = Chess::default();
+        let go_on = AtomicBool::new(false);
+        assert_eq!(perft_until(&pos, 4, &go_on), Some(197_281));
+        let mut seen = Vec::new();
+        assert_eq!(
+            divide_until(&pos, 3, &go_on, |m, n| seen.push((m, n))),
+            Some(8_902)
+        );
+        assert_eq!(seen, divide(&pos, 3));
+        let stop = AtomicBool::new(true);
+        assert_eq!(perft_until(&pos, 9, &stop), None);
+        assert_eq!(divide_until(&pos, 9, &stop, |_, _| panic!()), None);
+        assert_eq!(perft_until(&pos, 2, &stop), Some(400), "too small to stop");
+        assert!(check_depth(0).is_err() && check_depth(13).is_err());
+        assert_eq!(check_depth(12), Ok(12));
     }
 
     #[test]

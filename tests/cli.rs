@@ -106,8 +106,19 @@ fn perft_suite_passes_and_fails() {
 
 #[test]
 fn bad_input_is_one_clear_line_and_exit_2() {
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 9] = [
         &["analyse", "--fen", "not a fen"],
+        // A hash table no machine has: refused before it is allocated.
+        &[
+            "epd",
+            "tests/data/mate-in-1.epd",
+            "--depth",
+            "1",
+            "--hash",
+            "1000000000",
+        ],
+        &["perft", "13"],
+        &["bench", "31"],
         &["analyse", "--engine", "deep-blue"],
         &["perft", "--suite", "/nonexistent/suite.epd"],
         &["play", "--book", "/nonexistent/book.bin"],
@@ -130,6 +141,19 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         assert!(err.starts_with("error: "), "{err}");
         assert!(!err.contains("panicked"));
     }
+    let o = rookery(&[
+        "epd",
+        "tests/data/mate-in-1.epd",
+        "--depth",
+        "1",
+        "--hash",
+        "1000000000",
+    ]);
+    assert!(
+        stderr(&o).contains("a hash table of 1000000000 MB does not fit"),
+        "{}",
+        stderr(&o)
+    );
     let corrupt = temp("corrupt.bin");
     std::fs::write(&corrupt, [1u8; 20]).unwrap();
     let o = rookery(&["book", "probe", "--book", corrupt.to_str().unwrap()]);

@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+use rookery::lab::ServerLimits;
 use rookery::lab::api::Makers;
 use serde_json::Value;
 
@@ -330,6 +331,102 @@ fn searches_at_once_are_limited_and_a_closed_stream_stops_its_search() {
         r#"{"engine": "alphabeta", "depth": 1}"#,
     );
     assert_eq!(status, 200);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+/// A handler that panics (a bug) answers 500 with a JSON error; the server, a request running
+/// beside it on another connection, and every later request go on.
+#[test]
+fn a_panicking_handler_answers_500_and_the_server_goes_on() {
+    use axum::routing::get;
+    let app = axum::Router::new()
+        .route(
+            "/boom",
+            get(|| async {
+                let words: Vec<&str> = Vec::new();
+                // A bug: indexing past the end.
+                words[3].to_string()
+            }),
+        )
+        .route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                "slow and fine"
+            }),
+        )
+        .route("/fine", get(|| async { "fine" }));
+    let addr = rookery::lab::serve(app, "127.0.0.1", 0, ServerLimits::default())
+        .unwrap()
+        .addr;
+    let slow = std::thread::spawn(move || http(addr, "GET", "/slow", ""));
+    for _ in 0..5 {
+        let (status, head, body) = http(addr, "GET", "/boom", "");
+        assert_eq!(status, 500, "{head}");
+        assert!(
+            head.to_ascii_lowercase().contains("application/json"),
+            "{head}"
+        );
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(error_of(&v).contains("a bug"), "{v}");
+        let (status, _, body) = http(addr, "GET", "/fine", "");
+        assert_eq!((status, body.as_str()), (200, "fine"));
+    }
+    let (status, _, body) = slow.join().unwrap();
+    assert_eq!((status, body.as_str()), (200, "slow and fine"));
+}
+
+/// Wrong methods, bodies over the limit, malformed queries and bodies that never finish
+/// arriving: each a 4xx with a JSON error, never a 5xx.
+#[test]
+fn every_refusal_is_a_json_4xx() {
+    let limits = ServerLimits {
+        body_timeout: Duration::from_millis(500),
+        ..ServerLimits::default()
+    };
+    let addr = rookery::lab::start_with("127.0.0.1", 0, Makers::default(), limits)
+        .unwrap()
+        .addr;
+    let json_error = |status: u16, head: &str, body: &str| {
+        assert!(
+            head.to_ascii_lowercase().contains("application/json"),
+            "{status}: {head}"
+        );
+        let v: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        let e = error_of(&v);
+        assert!(!e.is_empty(), "{status}: {body}");
+        e
+    };
+    let (status, head, body) = http(addr, "GET", "/api/analyse", "");
+    assert_eq!(status, 405);
+    assert!(json_error(status, &head, &body).contains("POST"), "{body}");
+    let (status, head, body) = http(addr, "DELETE", "/api/engines", "");
+    assert_eq!(status, 405);
+    json_error(status, &head, &body);
+    let huge = format!("{{\"fen\": \"{}\"}}", "x".repeat(rookery::lab::MAX_BODY));
+    let (status, head, body) = http(addr, "POST", "/api/position", &huge);
+    assert_eq!(status, 413);
+    assert!(json_error(status, &head, &body).contains("larger than"));
+    let (status, head, body) = http(addr, "GET", "/api/search?depth=%zz%", "");
+    assert_eq!(status, 400, "{body}");
+    json_error(status, &head, &body);
+    // Ten bytes of a hundred promised, then nothing: refused when the body deadline passes.
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "POST /api/position HTTP/1.1\r\nHost: lab\r\nContent-Length: 100\r\n\r\n{{\"fen\": \""
+    )
+    .unwrap();
+    let start = Instant::now();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    assert!(raw.starts_with("HTTP/1.1 408"), "{raw}");
+    assert!(raw.contains("did not arrive"), "{raw}");
     assert!(
         start.elapsed() < Duration::from_secs(3),
         "{:?}",

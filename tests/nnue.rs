@@ -291,10 +291,12 @@ fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
 #[test]
 fn searches_with_the_net_keep_their_accumulators_exact() {
     let mut engine = Rookery::new(1);
-    engine.configure(&Settings {
-        eval: Evaluation::Net(Network::default_net()),
-        ..Settings::default()
-    });
+    engine
+        .configure(&Settings {
+            eval: Evaluation::Net(Network::default_net()),
+            ..Settings::default()
+        })
+        .unwrap();
     for fen in [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -310,7 +312,7 @@ fn searches_with_the_net_keep_their_accumulators_exact() {
         Game::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
             .unwrap();
     let with_net = engine.analyse(&game, &Limits::depth(6)).nodes;
-    engine.configure(&Settings::default());
+    engine.configure(&Settings::default()).unwrap();
     let with_hce = engine.analyse(&game, &Limits::depth(6)).nodes;
     assert_ne!(with_net, with_hce);
 }

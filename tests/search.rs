@@ -12,7 +12,8 @@ fn best(fen: &str, depth: u32, threads: usize) -> (String, Option<i32>, u64) {
     e.configure(&Settings {
         threads,
         ..Settings::default()
-    });
+    })
+    .unwrap();
     let a = e.analyse(&Game::from_fen(fen).unwrap(), &Limits::depth(depth));
     (uci(a.best.unwrap()), a.score, a.nodes)
 }
@@ -46,7 +47,8 @@ fn zugzwang_positions_solve_with_null_move_on() {
         e.configure(&Settings {
             hash_mb: 256,
             ..Settings::default()
-        });
+        })
+        .unwrap();
         let a = e.analyse(
             &game,
             &Limits {

@@ -87,7 +87,8 @@ fn engine(tables: bool) -> Rookery {
     e.configure(&Settings {
         syzygy: tables.then(|| Syzygy::open(TABLES).unwrap()),
         ..Settings::default()
-    });
+    })
+    .unwrap();
     e
 }
 

@@ -8,20 +8,51 @@ use std::time::{Duration, Instant};
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (the engine reads the end of its input).
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// A test that fails leaves no engine behind.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-            .stdin(Stdio::piped())
+        Engine::start_limited(None)
+    }
+
+    /// The engine with its address space limited to `bytes` (as `prlimit --as` does), so an
+    /// allocation beyond it fails.
+    fn start_limited(bytes: Option<u64>) -> Engine {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rookery"));
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start rookery");
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        if let Some(bytes) = bytes {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: only setrlimit, which is async-signal-safe, runs between fork and exec.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let lim = libc::rlimit {
+                        rlim_cur: bytes as libc::rlim_t,
+                        rlim_max: bytes as libc::rlim_t,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd.spawn().expect("start rookery");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = channel();
@@ -35,14 +66,15 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, cmd: &str) {
-        writeln!(self.stdin, "{cmd}").unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{cmd}").unwrap();
+        stdin.flush().unwrap();
     }
 
     /// Lines up to and including the first one that satisfies `done`.
@@ -82,6 +114,21 @@ impl Engine {
     fn ready(&mut self) {
         self.send("isready");
         self.until(|l| l == "readyok");
+    }
+
+    /// Waits up to `limit` for the process to end; its exit status.
+    fn exits_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                let _ = self.child.kill();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     fn quit(mut self) {
@@ -536,4 +583,167 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     e.ready();
     e.quit();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `isready` is answered at once and `stop` ends a long perft or bench, which then says
+/// `interrupted` instead of a total that would look final.
+#[test]
+fn perft_and_bench_run_off_the_loop_and_stop_when_told() {
+    let mut e = Engine::start();
+    for (long, done) in [("perft 9", "Nodes searched"), ("bench 25", " nps")] {
+        e.send(long);
+        std::thread::sleep(Duration::from_millis(200));
+        let asked = Instant::now();
+        e.send("isready");
+        let lines = e.until(|l| l == "readyok");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{long}: readyok after {:?}",
+            asked.elapsed()
+        );
+        assert!(!lines.iter().any(|l| l.contains(done)), "{long}: {lines:?}");
+        let asked = Instant::now();
+        e.send("stop");
+        let lines = e.until(|l| l == "interrupted");
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "{long}: stopped after {:?}",
+            asked.elapsed()
+        );
+        assert!(!lines.iter().any(|l| l.contains(done)), "{long}: {lines:?}");
+    }
+    // A finished perft still gives its total; `go` during a perft stops it first.
+    e.send("perft 3");
+    e.until(|l| l == "Nodes searched: 8902");
+    e.send("perft 8");
+    e.send("go depth 3");
+    let (lines, best) = e.bestmove();
+    assert!(lines.iter().any(|l| l == "interrupted"), "{lines:?}");
+    assert!(best.starts_with("bestmove "));
+    // Depths out of range are said, and nothing runs.
+    for (bad, words) in [
+        ("perft 13", "perft depth must be 1 to 12"),
+        ("perft 0", "perft depth must be 1 to 12"),
+        ("bench 31", "bench depth must be 1 to 30"),
+        ("bench 0", "bench depth must be 1 to 30"),
+        ("perft 99999999999", "not a number in range"),
+    ] {
+        e.send(bad);
+        let said = e.until(|l| l.starts_with("info string"));
+        assert!(said.last().unwrap().contains(words), "{bad}: {said:?}");
+    }
+    e.ready();
+    e.quit();
+}
+
+/// `quit` and the end of input leave within a second whatever runs.
+#[test]
+fn quit_and_end_of_input_leave_within_a_second() {
+    for (work, by_eof) in [
+        ("perft 10", false),
+        ("bench 30", false),
+        ("go infinite", false),
+        ("perft 10", true),
+        ("go infinite", true),
+        ("go depth 60", true),
+    ] {
+        let mut e = Engine::start();
+        e.send("position startpos moves e2e4");
+        e.send(work);
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        if by_eof {
+            e.stdin = None;
+        } else {
+            e.send("quit");
+        }
+        let status = e.exits_within(Duration::from_secs(1));
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "{work} ({}): {status:?} after {:?}",
+            if by_eof { "end of input" } else { "quit" },
+            asked.elapsed()
+        );
+    }
+}
+
+/// A Hash (or a thread count) beyond what the process may have is refused before anything is
+/// allocated: the engine says what was asked and what it keeps, and plays on. The limit is on
+/// the address space, as `prlimit --as` sets it.
+#[cfg(unix)]
+#[test]
+fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
+    let mut e = Engine::start_limited(Some(1 << 30));
+    e.send("setoption name Hash value 2048");
+    let said = e.until(|l| l.starts_with("info string"));
+    let text = said.last().unwrap();
+    assert!(
+        text.contains("2048 MB")
+            && text.contains("does not fit")
+            && text.contains("stays at 16 MB"),
+        "{text}"
+    );
+    // A size that fits is taken without a word.
+    e.send("setoption name Hash value 64");
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    e.send("setoption name Hash value 32768");
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("stays at 64 MB"), "{said:?}");
+    // 256 threads: refused for their memory, or taken as the CPUs there are (fewer here).
+    e.send("setoption name Threads value 256");
+    let said = e.until(|l| l.starts_with("info string"));
+    let text = said.last().unwrap();
+    assert!(
+        text.contains("Threads stays at 1") || text.contains("searching with"),
+        "{said:?}"
+    );
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 8");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    e.quit();
+}
+
+/// Clocks below zero or beyond any game are said and read as sane values: a move comes.
+#[test]
+fn negative_and_absurd_clocks_give_a_move() {
+    let mut e = Engine::start();
+    let asked = Instant::now();
+    e.send("go wtime -5000 btime -5000 winc -10 binc -10");
+    let (lines, best) = e.bestmove();
+    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string wtime -5000")),
+        "{lines:?}"
+    );
+    assert!(asked.elapsed() < Duration::from_secs(2));
+    e.send("go wtime 9223372036854775807 btime 1 winc 9223372036854775807 movestogo 0");
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("read as"), "{said:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    e.quit();
+}
+
+/// A line of two megabytes is dropped with a word; the engine goes on.
+#[test]
+fn an_overlong_line_is_dropped() {
+    let mut e = Engine::start();
+    let long = format!("position startpos moves {}", "e2e4 ".repeat(400_000));
+    e.send(&long);
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("longer than"), "{said:?}");
+    e.send("go depth 2");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    e.quit();
 }

@@ -183,7 +183,7 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
                 threads: args.threads.max(1),
                 hash_mb: args.hash.max(1),
                 ..args.engine_args.settings()?
-            });
+            })?;
             (Subject::Engine(engine), args.engine.clone())
         }
     };

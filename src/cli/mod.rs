@@ -197,7 +197,7 @@ impl EngineArgs {
             ..self.options(seed, book)
         };
         let mut e = registry::create(name, &options)?;
-        e.configure(&self.settings()?);
+        e.configure(&self.settings()?)?;
         Ok(e)
     }
 
@@ -298,7 +298,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Bench { depth, eval, net }) => {
             let eval = datagen::evaluation(&eval, net.as_deref())?;
-            crate::bench::run_printed_with(depth, &eval, |l| println!("{l}"));
+            crate::bench::run_printed(depth, &eval, None, |l| println!("{l}"))?;
             Ok(0)
         }
     }

@@ -32,7 +32,7 @@ pub fn run(args: PerftArgs) -> Result<i32, Error> {
     if let Some(path) = &args.suite {
         return run_suite(path, args.max_depth.or(args.depth).unwrap_or(u32::MAX));
     }
-    let depth = args.depth.unwrap_or(1);
+    let depth = crate::perft::check_depth(args.depth.unwrap_or(1))?;
     let pos = match &args.fen {
         Some(f) => parse_fen(f)?,
         None => shakmaty::Chess::default(),

@@ -107,6 +107,6 @@ impl Limits {
     /// The depth to search: the one asked for, else 2N plies for a mate in N (the ladder's
     /// searches have no other way to look for a mate).
     pub fn depth_or_mate(&self) -> Option<u32> {
-        self.depth.or(self.mate.map(|m| 2 * m))
+        self.depth.or(self.mate.map(|m| m.saturating_mul(2)))
     }
 }

@@ -1,11 +1,12 @@
 //! What every engine and tool shares, with no engine in it: the game and its history, scores,
-//! limits and the one time manager, principal-variation lines, move keys, randomness, PGN, the
+//! limits and the one time manager, memory for large tables, principal-variation lines, move keys, randomness, PGN, the
 //! board as text, and the tracing hooks.
 
 pub mod bound;
 pub mod draw;
 pub mod game;
 pub mod limits;
+pub mod memory;
 pub mod moves;
 pub mod pgn;
 pub mod pv;

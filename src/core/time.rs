@@ -50,12 +50,14 @@ impl TimeManager {
         let Some(clock) = limits.clock else {
             return (None, None);
         };
-        let remaining = clock.remaining.as_millis() as i64;
-        let inc = clock.increment.as_millis() as i64;
-        let over = overhead.as_millis() as i64;
+        // Milliseconds, bounded so the sums below cannot overflow (2^40 ms is 35 years).
+        let ms = |d: Duration| d.as_millis().min(1 << 40) as i64;
+        let remaining = ms(clock.remaining);
+        let inc = ms(clock.increment);
+        let over = ms(overhead);
         let moves = i64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
         // A reserve of 20 overheads stays on the clock: when it runs low the engine spends
-        // about the increment less the overhead, so the clock settles at reserve + increment
+        // less than the increment less the overhead, so the clock settles at the reserve
         // instead of draining toward zero, where one stall of the GUI or the machine flags.
         let reserve = 20 * over;
         // The time for the rest of the horizon: what is on the clock above the reserve plus the
@@ -69,7 +71,18 @@ impl TimeManager {
         } else {
             on_clock * 2 / 5
         };
-        let hard = (soft * 3).min(cap).max(1) as u64;
+        // Never into the reserve: above it, at most what leaves the reserve on the clock once
+        // this move's increment comes; at or below it, at most three quarters of what the
+        // increment brings back (a twentieth of the clock without one), so the clock grows back
+        // toward the reserve instead of draining (a soft target stretched for an unstable best
+        // move reaches the hard limit).
+        let above = remaining - reserve + inc - over;
+        let below = if inc > over {
+            ((inc - over) * 3 / 4).min(on_clock / 4)
+        } else {
+            on_clock / 20
+        };
+        let hard = (soft * 3).min(cap).min(above.max(below)).max(1) as u64;
         let soft = (soft.max(1) as u64).min(hard);
         (
             Some(Duration::from_millis(soft)),
@@ -232,6 +245,35 @@ mod tests {
         let (soft, _) = TimeManager::allocate(&clock(250, 50, None));
         let spent = soft.unwrap().as_millis() as i64 + 10;
         assert!((spent - 50).abs() <= 3, "{spent}");
+    }
+
+    /// Each move takes its whole hard limit plus the overhead, and the increment comes back:
+    /// the worst a search can do within its limits. With an increment above the overhead the
+    /// clock never drops below the reserve (or below where it started, when it started below
+    /// it), and from below it grows back.
+    #[test]
+    fn the_reserve_is_never_spent() {
+        for (start, inc) in [(5_000, 50), (60_000, 100), (1_000, 15), (150, 50), (30, 20)] {
+            let mut left: i64 = start;
+            let floor = start.min(200);
+            for mv in 0..300 {
+                let (_, hard) = TimeManager::allocate(&clock(left as u64, inc as u64, None));
+                left = left - hard.unwrap().as_millis() as i64 - 10 + inc;
+                assert!(left >= floor, "{start}+{inc}, move {mv}: {left} ms left");
+            }
+            if start < 200 {
+                assert!(left > start, "{start}+{inc}: grows back, to {left}");
+            }
+        }
+        // 150 ms left, below the reserve of 200: a short move, well under what the
+        // increment brings back.
+        let (soft, hard) = TimeManager::allocate(&clock(150, 50, None));
+        assert!(hard.unwrap() <= Duration::from_millis(30), "{hard:?}");
+        assert!(soft <= hard);
+        // Absurd clocks do not overflow.
+        let (soft, hard) =
+            TimeManager::allocate(&clock(u64::MAX / 2, u64::MAX / 2, Some(u32::MAX)));
+        assert!(soft.unwrap() <= hard.unwrap());
     }
 
     #[test]

@@ -331,7 +331,7 @@ impl Makers {
         e.configure(&Settings {
             limit_elo: elo,
             ..self.settings.clone()
-        });
+        })?;
         Ok(e)
     }
 }

@@ -3,8 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::Router;
-use axum::routing::get;
+use axum::routing::{MethodRouter, get};
 
 use super::{Lab, asset};
 
@@ -15,14 +14,14 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("/review.js", include_str!("page/review.js")),
 ];
 
-/// The routes of the scripts above.
-pub(super) fn routes() -> Router<Arc<Lab>> {
-    let mut router = Router::new();
-    for &(path, body) in SCRIPTS {
-        router = router.route(
-            path,
-            get(move || async move { asset("text/javascript; charset=utf-8", body) }),
-        );
-    }
-    router
+/// The routes of the scripts above, as (path, handler) pairs for the server's route table.
+pub(super) fn routes() -> Vec<(&'static str, MethodRouter<Arc<Lab>>)> {
+    SCRIPTS
+        .iter()
+        .map(|&(path, body)| {
+            let handler: MethodRouter<Arc<Lab>> =
+                get(move || async move { asset("text/javascript; charset=utf-8", body) });
+            (path, handler)
+        })
+        .collect()
 }

@@ -4,8 +4,15 @@
 //!
 //! Searches run on blocking threads, at most `MAX_SEARCHES` at once (a request waits up to two
 //! seconds for a turn, then gets 503); each is bounded in time and nodes (`api::MAX_*`) and stops
-//! when its client goes away (a closed tab ends its stream). Bad input gets a 400 with a JSON
-//! error; nothing a request sends can end the server.
+//! when its client goes away (a closed tab ends its stream). The cheap endpoints never wait for
+//! a search slot, so they answer while the searches are saturated.
+//!
+//! Every request passes one guard (`guard`): a body over `ServerLimits::max_body` is refused
+//! with 413, one that does not arrive in `body_timeout` with 408, headers that do not arrive in
+//! `header_timeout` close the connection, and a handler that panics (a bug) answers 500 while
+//! the server and every other request go on. Every error, whoever raised it (a handler, axum's
+//! extractors, the router's 405), reaches the client as JSON `{"error": "..."}`; bad input is a
+//! 4xx, never a 5xx. The routes are one table (`routes`), so the load test walks every one.
 
 pub mod api;
 mod assets;
@@ -22,15 +29,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_stream::StreamExt;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::engine::Report;
@@ -42,6 +55,29 @@ use api::{
 
 /// Searches (analyses, streams, trees, ladders) running at once.
 pub const MAX_SEARCHES: usize = 2;
+/// The largest request body the server reads (a game of a thousand moves is about 6 kB).
+pub const MAX_BODY: usize = 1 << 20;
+
+/// What the server allows one request.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerLimits {
+    /// The most bytes a request body may have (413 above).
+    pub max_body: usize,
+    /// How long a request's headers may take to arrive, and an idle connection may stay open.
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive (408 after).
+    pub body_timeout: Duration,
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        ServerLimits {
+            max_body: MAX_BODY,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+        }
+    }
+}
 /// Recorded trees kept for expanding their nodes.
 const TREE_CACHE: usize = 4;
 
@@ -118,9 +154,20 @@ async fn blocking<T: Send + 'static>(
     .unwrap_or_else(|_| {
         Err(ApiError {
             status: 500,
-            message: "the search failed (a bug; please report it)".into(),
+            message: FAILED.into(),
         })
     })
+}
+
+/// What a request that met a bug (a panic) is told.
+const FAILED: &str =
+    "the server failed on this request (a bug; please report it); other requests are not affected";
+
+/// `GET /api/health`: the server answers, and how many searches run.
+async fn health(State(lab): State<Arc<Lab>>) -> Response {
+    let running = MAX_SEARCHES - lab.searches.available_permits().min(MAX_SEARCHES);
+    axum::Json(json!({ "ok": true, "searches": running, "max_searches": MAX_SEARCHES }))
+        .into_response()
 }
 
 async fn engines() -> Response {
@@ -211,24 +258,44 @@ async fn search(
         let _permit = permit;
         let pos = game.position().clone();
         let name = engine.name();
-        let send = |event: &str, data: Value| {
-            let e = Event::default().event(event).data(data.to_string());
-            if tx.blocking_send(Ok(e)).is_err() {
+        // A client that does not read (its connection full) neither holds the search nor
+        // grows the queue: progress it cannot take is dropped, and the final answer waits for
+        // it ten seconds at most.
+        let info = |data: Value| {
+            let e = Event::default().event("info").data(data.to_string());
+            if let Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) = tx.try_send(Ok(e)) {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let a = engine.search(&game, &limits, &mut |r| {
-            if let Report::Iteration(a) = r {
-                let mut v = api::analysis_json(&pos, a);
-                if let Some(o) = v.as_object_mut() {
-                    o.remove("moves");
+        let last = |event: &str, data: Value| {
+            let mut e = Ok(Event::default().event(event).data(data.to_string()));
+            for _ in 0..1000 {
+                match tx.try_send(e) {
+                    Ok(()) | Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => return,
+                    Err(tokio::sync::mpsc::error::TrySendError::Full(back)) => e = back,
                 }
-                send("info", v);
+                std::thread::sleep(Duration::from_millis(10));
             }
-        });
-        let mut v = api::analysis_json(&pos, &a);
-        v["engine"] = json!(name);
-        send("done", v);
+        };
+        let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.search(&game, &limits, &mut |r| {
+                if let Report::Iteration(a) = r {
+                    let mut v = api::analysis_json(&pos, a);
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("moves");
+                    }
+                    info(v);
+                }
+            })
+        }));
+        match searched {
+            Ok(a) => {
+                let mut v = api::analysis_json(&pos, &a);
+                v["engine"] = json!(name);
+                last("done", v);
+            }
+            Err(_) => last("error", json!({ "error": FAILED })),
+        }
     });
     Sse::new(ReceiverStream::new(rx))
         .keep_alive(KeepAlive::default())
@@ -297,40 +364,181 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-fn router(lab: Arc<Lab>) -> Router {
-    Router::new()
-        .route(
+/// Every route, path and handlers: the router is made from this table alone, so `paths` lists
+/// every route there is (the load test walks them all).
+fn routes() -> Vec<(&'static str, MethodRouter<Arc<Lab>>)> {
+    vec![
+        (
             "/",
             get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
+        ),
+        (
             "/app.js",
             get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
+        ),
+        (
             "/app.css",
             get(|| async { asset("text/css; charset=utf-8", APP_CSS) }),
-        )
-        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
-        .merge(assets::routes())
-        .route("/api/engines", get(engines))
-        .route("/api/position", post(position))
-        .route("/api/play", post(play))
-        .route("/api/eval", post(eval))
-        .route("/api/analyse", post(analyse))
-        .route("/api/search", get(search))
-        .route("/api/tree", post(tree))
-        .route("/api/ladder", post(ladder))
-        .route("/api/steps", post(steps::handler))
-        .route("/api/heatmap", post(heatmap::handler))
-        .route("/api/review", post(review::handler))
-        .route("/api/tournament", post(tournament::handler))
-        .route(
+        ),
+        ("/favicon.ico", get(|| async { StatusCode::NO_CONTENT })),
+        ("/api/health", get(health)),
+        ("/api/engines", get(engines)),
+        ("/api/position", post(position)),
+        ("/api/play", post(play)),
+        ("/api/eval", post(eval)),
+        ("/api/analyse", post(analyse)),
+        ("/api/search", get(search)),
+        ("/api/tree", post(tree)),
+        ("/api/ladder", post(ladder)),
+        ("/api/steps", post(steps::handler)),
+        ("/api/heatmap", post(heatmap::handler)),
+        ("/api/review", post(review::handler)),
+        ("/api/tournament", post(tournament::handler)),
+        (
             "/api/tournament/reference",
             get(tournament::reference_handler),
-        )
+        ),
+    ]
+    .into_iter()
+    .chain(assets::routes())
+    .collect()
+}
+
+/// The path of every route the server has.
+pub fn paths() -> Vec<&'static str> {
+    routes().into_iter().map(|(path, _)| path).collect()
+}
+
+fn router(lab: Arc<Lab>) -> Router {
+    routes()
+        .into_iter()
+        .fold(Router::new(), |r, (path, handlers)| r.route(path, handlers))
         .fallback(not_found)
         .with_state(lab)
+}
+
+/// A future that turns a panic while it is polled into `Err`.
+struct CatchPanic<F>(Pin<Box<F>>);
+
+impl<F: Future> Future for CatchPanic<F> {
+    type Output = Result<F::Output, ()>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = self.get_mut().0.as_mut();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(_) => Poll::Ready(Err(())),
+        }
+    }
+}
+
+fn too_large(max: usize) -> ApiError {
+    ApiError {
+        status: 413,
+        message: format!("the request body is larger than the {max} bytes the server reads"),
+    }
+}
+
+/// A body larger than the limit is still read, and dropped, up to this many times the limit:
+/// a connection closed with data unread is reset, and the client would lose the 413.
+const DRAIN_FACTOR: usize = 16;
+
+/// Reads a body of at most `max` bytes; a larger one is drained (see `DRAIN_FACTOR`) and
+/// refused.
+async fn read_body(body: Body, max: usize) -> Result<Bytes, ApiError> {
+    let mut stream = body.into_data_stream();
+    let mut buf = Vec::new();
+    let mut seen = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk =
+            chunk.map_err(|e| ApiError::bad(format!("the request body could not be read: {e}")))?;
+        seen = seen.saturating_add(chunk.len());
+        if seen > max.saturating_mul(DRAIN_FACTOR) {
+            break;
+        }
+        if seen <= max {
+            buf.extend_from_slice(&chunk);
+        }
+    }
+    if seen > max {
+        return Err(too_large(max));
+    }
+    Ok(Bytes::from(buf))
+}
+
+/// Every request passes here: its body read within the limits, its handler's panic caught, and
+/// an error answer that is not JSON (from axum's extractors or the router) made JSON.
+async fn guard(State(limits): State<ServerLimits>, req: Request, next: Next) -> Response {
+    let (parts, body) = req.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > (limits.max_body as u64).saturating_mul(DRAIN_FACTOR as u64)) {
+        return error_response(&too_large(limits.max_body));
+    }
+    let bytes =
+        match tokio::time::timeout(limits.body_timeout, read_body(body, limits.max_body)).await {
+            Ok(Ok(b)) => b,
+            Ok(Err(e)) => return error_response(&e),
+            Err(_) => {
+                return error_response(&ApiError {
+                    status: 408,
+                    message: format!(
+                        "the request body did not arrive within {} s",
+                        limits.body_timeout.as_secs_f64()
+                    ),
+                });
+            }
+        };
+    let req = Request::from_parts(parts, Body::from(bytes));
+    let response = match CatchPanic(Box::pin(next.run(req))).await {
+        Ok(r) => r,
+        Err(()) => error_response(&ApiError {
+            status: 500,
+            message: FAILED.into(),
+        }),
+    };
+    json_errors(response).await
+}
+
+/// An error answer with a body that is not JSON, made `{"error": "..."}`.
+async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = read_body(body, 4096)
+        .await
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .filter(|t| !t.is_empty());
+    let message = match (status, parts.headers.get(header::ALLOW)) {
+        (StatusCode::METHOD_NOT_ALLOWED, Some(allow)) => format!(
+            "this endpoint does not take that method; it takes {}",
+            allow.to_str().unwrap_or("others")
+        ),
+        _ => text.unwrap_or_else(|| {
+            status
+                .canonical_reason()
+                .unwrap_or("the request failed")
+                .to_lowercase()
+        }),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    Response::from_parts(parts, Body::from(json!({ "error": message }).to_string()))
 }
 
 /// A running Lab server.
@@ -341,36 +549,77 @@ pub struct Server {
 
 /// Binds `host:port` (port 0: any free one) and serves the Lab on a thread of its own.
 pub fn start(host: &str, port: u16, makers: Makers) -> Result<Server, Error> {
-    let listener = std::net::TcpListener::bind((host, port))
-        .map_err(|e| Error::Invalid(format!("cannot listen on {host}:{port}: {e}")))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| Error::Invalid(format!("cannot listen on {host}:{port}: {e}")))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Error::Invalid(format!("cannot listen on {host}:{port}: {e}")))?;
+    start_with(host, port, makers, ServerLimits::default())
+}
+
+/// `start` with other limits on requests.
+pub fn start_with(
+    host: &str,
+    port: u16,
+    makers: Makers,
+    limits: ServerLimits,
+) -> Result<Server, Error> {
+    crate::core::memory::return_large_blocks();
+    let lab = Arc::new(Lab {
+        makers,
+        searches: Arc::new(Semaphore::new(MAX_SEARCHES)),
+        trees: Mutex::new(VecDeque::new()),
+    });
+    serve(router(lab), host, port, limits)
+}
+
+/// Serves `app` behind the guard every Lab request passes (limits on bodies and headers, panics
+/// caught, errors as JSON) on `host:port`, on a thread of its own. The Lab's own routes are one
+/// such app; tests serve others through the same guard.
+pub fn serve(app: Router, host: &str, port: u16, limits: ServerLimits) -> Result<Server, Error> {
+    let cannot = |e: std::io::Error| Error::Invalid(format!("cannot listen on {host}:{port}: {e}"));
+    let listener = std::net::TcpListener::bind((host, port)).map_err(cannot)?;
+    listener.set_nonblocking(true).map_err(cannot)?;
+    let addr = listener.local_addr().map_err(cannot)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .max_blocking_threads(MAX_SEARCHES + 4)
         .enable_all()
         .build()
         .map_err(|e| Error::Invalid(format!("cannot start the server: {e}")))?;
-    let lab = Arc::new(Lab {
-        makers,
-        searches: Arc::new(Semaphore::new(MAX_SEARCHES)),
-        trees: Mutex::new(VecDeque::new()),
-    });
+    // Around the whole app (a layer on `app` itself would sit inside each route, before the
+    // router adds its `Allow` header to a 405).
+    let app = Router::new()
+        .fallback_service(app)
+        .layer(axum::middleware::from_fn_with_state(limits, guard));
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
             match tokio::net::TcpListener::from_std(listener) {
-                Ok(listener) => {
-                    if let Err(e) = axum::serve(listener, router(lab)).await {
-                        eprintln!("error: the Lab server stopped: {e}");
-                    }
-                }
+                Ok(listener) => accept(listener, app, limits).await,
                 Err(e) => eprintln!("error: cannot listen: {e}"),
             }
         });
     });
     Ok(Server { addr, thread })
+}
+
+/// Accepts connections for ever, each served on a task of its own (HTTP/1.1 with keep-alive),
+/// with a deadline for each request's headers. A failed accept (out of file descriptors, say)
+/// waits a moment and goes on.
+async fn accept(listener: tokio::net::TcpListener, app: Router, limits: ServerLimits) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout);
+            // A connection that fails (reset, timed out) ends alone.
+            let _ = http.serve_connection(TokioIo::new(stream), service).await;
+        });
+    }
 }

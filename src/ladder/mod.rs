@@ -221,7 +221,12 @@ impl Engine for FixedDepth {
     }
 
     fn search(&mut self, game: &Game, limits: &Limits, report: Reporter<'_>) -> Analysis {
-        let depth = limits.depth_or_mate().unwrap_or(self.default_depth);
+        // Deeper than 64 plies no fixed-depth search ends; the bound also keeps the recursion
+        // (a frame per ply, down to the 75-move rule otherwise) within its thread's stack.
+        let depth = limits
+            .depth_or_mate()
+            .unwrap_or(self.default_depth)
+            .min(MAX_PLY as u32 / 2);
         report_final((self.search)(game, limits, depth, &mut NoTrace), report)
     }
 

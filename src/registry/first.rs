@@ -45,7 +45,7 @@ impl<S: MoveSource> Engine for First<S> {
         }
     }
 
-    fn configure(&mut self, settings: &Settings) {
+    fn configure(&mut self, settings: &Settings) -> Result<(), crate::error::Error> {
         self.inner.configure(settings)
     }
 

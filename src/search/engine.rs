@@ -3,18 +3,29 @@
 //! for each search (Lazy SMP: every thread searches the same root, sharing only the lock-free
 //! table), and lets the main thread report and decide when to stop.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
 
 use shakmaty::{Move, Position};
 
 use super::board::SearchBoard;
 use super::tt::Tt;
 use super::worker::{IterationLimits, MAX_SEARCH_PLY, Shared, TbProbe, Worker};
+use crate::core::memory::{self, MB};
 use crate::core::{Game, Limits, Rng, TimeManager};
 use crate::engine::{Analysis, Engine, Evaluation, Report, Reporter, Settings};
+use crate::error::Error;
+
+/// A generous bound on what one search thread takes besides the hash table: its histories,
+/// stacks and correction tables (about 1.4 MB), its net accumulators (about 0.6 MB) and its
+/// thread's stack.
+pub const THREAD_BYTES: u64 = 4 * MB;
 
 pub struct Rookery {
-    tt: Tt,
+    tt: Arc<Tt>,
+    /// The hash table's ageing pass, when one runs (see `Tt::new_search`).
+    ageing: Option<JoinHandle<()>>,
     workers: Vec<Worker>,
     settings: Settings,
     /// The weakened engine's choices (`UCI_LimitStrength`).
@@ -28,7 +39,8 @@ impl Rookery {
     pub fn new(seed: u64) -> Rookery {
         let settings = Settings::default();
         Rookery {
-            tt: Tt::new(settings.hash_mb),
+            tt: Arc::new(Tt::new(settings.hash_mb)),
+            ageing: None,
             workers: vec![Worker::new(0)],
             settings,
             rng: Rng::new(seed),
@@ -40,13 +52,65 @@ impl Rookery {
     pub fn learned(seed: u64) -> Rookery {
         let mut r = Rookery::new(seed);
         r.learned = true;
-        r.configure(&Settings::default());
+        r.settings.eval = Evaluation::builtin_net();
+        for w in &mut r.workers {
+            w.set_evaluation(&r.settings.eval);
+        }
         r
     }
 
     /// The settings in force.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// Waits for the ageing pass, if one runs (before the table is emptied or replaced).
+    fn finish_ageing(&mut self) {
+        if let Some(h) = self.ageing.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Starts a search's generation in the table, and an ageing pass on a thread of its own
+    /// when one is due: the pass walks the whole table, which must not hold up the search.
+    fn new_search(&mut self) {
+        let running = self.ageing.as_ref().is_some_and(|h| !h.is_finished());
+        if !running {
+            self.finish_ageing();
+        }
+        if self.tt.new_search(running) {
+            let tt = self.tt.clone();
+            match std::thread::Builder::new()
+                .name("rookery-tt-ageing".into())
+                .spawn(move || tt.age())
+            {
+                Ok(h) => self.ageing = Some(h),
+                // No thread to be had: age here (rare; the table is still correct).
+                Err(_) => self.tt.age(),
+            }
+        }
+    }
+
+    /// Replaces the hash table with one of `mb` megabytes, or keeps the one there is when that
+    /// much memory cannot be had. The old table is freed before the new one is allocated, so
+    /// resident memory stays near Hash, and the check counts its memory as free.
+    fn resize_table(&mut self, mb: usize) -> Result<(), Error> {
+        self.finish_ageing();
+        let old_mb = self.tt.size_mb();
+        let what = format!("a hash table of {mb} MB");
+        let kept = |e: Error| Error::Memory(format!("{e}; the hash table stays at {old_mb} MB"));
+        memory::check(&what, mb as u64 * MB, old_mb as u64 * MB).map_err(kept)?;
+        self.tt = Arc::new(Tt::new(0));
+        match Tt::try_new(mb) {
+            Ok(t) => {
+                self.tt = Arc::new(t);
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = Arc::new(Tt::new(old_mb));
+                Err(kept(e))
+            }
+        }
     }
 }
 
@@ -138,6 +202,7 @@ impl Engine for Rookery {
         if moves.is_empty() {
             return Analysis::default();
         }
+        self.new_search();
         // In the tablebases: search only the moves that keep the result and make the fastest
         // safe progress (the search still picks among them and reports its lines).
         let tb = self.settings.syzygy.as_ref();
@@ -154,7 +219,6 @@ impl Engine for Rookery {
                 moves = filtered;
             }
         }
-        self.tt.new_search();
         let stop = AtomicBool::new(false);
         let nodes: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
         let tbhits: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
@@ -195,7 +259,9 @@ impl Engine for Rookery {
         std::thread::scope(|s| {
             for h in helpers.iter_mut() {
                 let (shared, root) = (&shared, &root);
-                s.spawn(move || {
+                // A helper that cannot have a thread (a limit on threads or memory) is left
+                // out: the search runs with fewer.
+                let _ = std::thread::Builder::new().spawn_scoped(s, move || {
                     h.iterate(shared, root, iteration_limits, &mut |_| {});
                     h.publish_nodes(shared);
                 });
@@ -209,21 +275,31 @@ impl Engine for Rookery {
         analysis
     }
 
-    fn configure(&mut self, settings: &Settings) {
-        let learned;
-        let settings = if self.learned && settings.eval == Evaluation::Hce {
-            learned = Settings {
-                eval: Evaluation::builtin_net(),
-                ..settings.clone()
-            };
-            &learned
-        } else {
-            settings
-        };
-        if settings.hash_mb != self.settings.hash_mb {
-            // Free the old table before allocating the new one: resident size stays near Hash.
-            self.tt = Tt::new(0);
-            self.tt = Tt::new(settings.hash_mb.max(1));
+    fn configure(&mut self, settings: &Settings) -> Result<(), Error> {
+        let mut result = Ok(());
+        let mut settings = settings.clone();
+        if self.learned && settings.eval == Evaluation::Hce {
+            settings.eval = Evaluation::builtin_net();
+        }
+        let mb = settings.hash_mb.max(1);
+        if mb != self.tt.size_mb()
+            && let Err(e) = self.resize_table(mb)
+        {
+            settings.hash_mb = self.tt.size_mb();
+            result = Err(e);
+        }
+        let threads = settings.threads.clamp(1, 256);
+        if threads > self.workers.len() {
+            let more = (threads - self.workers.len()) as u64;
+            let what = format!("{threads} search threads");
+            if let Err(e) = memory::check(&what, more * THREAD_BYTES, 0) {
+                let kept = self.workers.len();
+                settings.threads = kept;
+                result = result.and(Err(Error::Memory(format!(
+                    "{e}; the engine stays at {kept} thread{}",
+                    if kept == 1 { "" } else { "s" }
+                ))));
+            }
         }
         let threads = settings.threads.clamp(1, 256);
         if threads != self.workers.len() {
@@ -234,15 +310,18 @@ impl Engine for Rookery {
         }
         if settings.eval != self.settings.eval {
             // The table keeps static evaluations: another evaluation's are no use.
+            self.finish_ageing();
             self.tt.clear();
         }
         for w in &mut self.workers {
             w.set_evaluation(&settings.eval);
         }
-        self.settings = settings.clone();
+        self.settings = settings;
+        result
     }
 
     fn new_game(&mut self) {
+        self.finish_ageing();
         self.tt.clear();
         for w in &mut self.workers {
             w.clear();

@@ -22,7 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Move, MoveList};
 
 use crate::core::Bound;
+use crate::core::memory::try_vec;
 use crate::core::moves::encode_move;
+use crate::error::Error;
 
 /// The move's 15 bits of `data`, and the PV mark above them.
 const MOVE_MASK: u16 = 0x7fff;
@@ -76,19 +78,32 @@ impl TtEntry {
 
 pub struct Tt {
     slots: Vec<Slot>,
+    /// Searches since the table was made or emptied.
     generation: AtomicU64,
 }
 
+/// Searches between the starts of two ageing passes: less than half the 63 generations, so a
+/// pass that starts within 31 searches of an entry's and ends within 31 more ages it before
+/// its generation comes round again.
+pub const AGEING_PERIOD: u64 = 31;
+
 impl Tt {
-    /// A table of about `mb` megabytes (at least one slot).
-    pub fn new(mb: usize) -> Tt {
-        let n = (mb * 1024 * 1024 / std::mem::size_of::<Slot>()).max(1);
-        let mut slots = Vec::with_capacity(n);
-        slots.resize_with(n, Slot::default);
-        Tt {
-            slots,
+    /// A table of about `mb` megabytes (at least one slot), or an error when the memory cannot
+    /// be had (see `core::memory`).
+    pub fn try_new(mb: usize) -> Result<Tt, Error> {
+        let n = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1);
+        Ok(Tt {
+            slots: try_vec(&format!("a hash table of {mb} MB"), n, Slot::default)?,
             generation: AtomicU64::new(0),
-        }
+        })
+    }
+
+    /// A table of about `mb` megabytes; one slot when that much cannot be allocated.
+    pub fn new(mb: usize) -> Tt {
+        Tt::try_new(mb).unwrap_or_else(|_| Tt {
+            slots: vec![Slot::default()],
+            generation: AtomicU64::new(0),
+        })
     }
 
     pub fn size_mb(&self) -> usize {
@@ -104,30 +119,53 @@ impl Tt {
         1 + self.generation.load(Ordering::Relaxed) % 63
     }
 
-    /// A new search: older entries become the first to be replaced. Six bits name 63 searches;
-    /// when the names come round again, every entry is marked older (generation 0) first, so an
-    /// entry from 63 searches ago never looks current. Call it while no thread searches.
-    pub fn new_search(&self) {
-        let count = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
-        if count.is_multiple_of(63) {
-            for s in &self.slots {
-                let data = s.data.load(Ordering::Relaxed);
-                if data != 0 {
-                    let key = s.check.load(Ordering::Relaxed) ^ data;
-                    let aged = data & !(63 << 58);
-                    s.data.store(aged, Ordering::Relaxed);
-                    s.check.store(key ^ aged, Ordering::Relaxed);
-                }
+    /// A new search: older entries become the first to be replaced. Six bits name 63 searches,
+    /// so entries must be marked older (generation 0) before their name comes round again: an
+    /// ageing pass (`age`) starts every `AGEING_PERIOD` searches, and this returns true when
+    /// the caller should start one (on a thread of its own: the pass walks the whole table and
+    /// must not hold up the search). While the last pass still runs (`pass_running`) when the
+    /// next is due, the generation stays as it is instead of advancing, so no entry can look
+    /// current however slow the pass; entries of the last searches then count as this one's.
+    /// Call it while no thread searches.
+    pub fn new_search(&self, pass_running: bool) -> bool {
+        let next = self.generation.load(Ordering::Relaxed) + 1;
+        let due = next.is_multiple_of(AGEING_PERIOD);
+        if due && pass_running {
+            return false;
+        }
+        self.generation.store(next, Ordering::Relaxed);
+        due
+    }
+
+    /// Marks every entry that is not of the current search older (generation 0): an ageing
+    /// pass. Safe during a search: an entry written meanwhile is left alone (compare-exchange),
+    /// or at worst lost to a torn write, as entries of racing threads may be.
+    pub fn age(&self) {
+        for s in &self.slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let generation = (data >> 58) & 63;
+            // The current generation is read anew for each entry: searches may start meanwhile.
+            if data == 0 || generation == 0 || generation == self.generation() {
+                continue;
+            }
+            let key = s.check.load(Ordering::Relaxed) ^ data;
+            let aged = data & !(63 << 58);
+            if s.data
+                .compare_exchange(data, aged, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                s.check.store(key ^ aged, Ordering::Relaxed);
             }
         }
     }
 
     /// Empties the table.
-    pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s.check.get_mut() = 0;
-            *s.data.get_mut() = 0;
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
         }
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
@@ -268,28 +306,78 @@ mod tests {
         tt.store(1, None, 5, 0, 20, Bound::Exact, false);
         tt.store(2, None, 6, 0, 2, Bound::Exact, false);
         assert!(tt.probe(1).is_some());
-        tt.new_search();
+        tt.new_search(false);
         tt.store(2, None, 6, 0, 2, Bound::Exact, false);
         assert!(tt.probe(2).is_some(), "old entries give way");
+    }
+
+    /// Keys of the first `n` slots, one per slot.
+    fn key_of_slot(tt: &Tt, i: usize) -> u64 {
+        let n = tt.slots.len() as u128;
+        let key = ((i as u128) << 64).div_ceil(n) as u64 | 1;
+        assert_eq!(tt.index(key), i);
+        key
     }
 
     #[test]
     fn old_entries_never_look_current_when_the_generation_wraps() {
         let tt = Tt::new(1);
-        let n = tt.slots.len() as u64;
+        let n = tt.slots.len();
         // Fill every slot in this search: hashfull reads 1000.
         for i in 0..n {
-            let key = ((i as u128) << 64).div_ceil(n as u128) as u64 | 1;
-            tt.store(key, None, 1, 1, 5, Bound::Exact, false);
+            tt.store(key_of_slot(&tt, i), None, 1, 1, 5, Bound::Exact, false);
         }
         assert_eq!(tt.hashfull(), 1000);
-        // However many searches later, none of them is current again.
+        // However many searches later, none of them is current again; each search stores one
+        // entry in the sampled slots, and only that one is current.
+        let mut passes = 0;
+        for searches in 1..=300 {
+            if tt.new_search(false) {
+                tt.age();
+                passes += 1;
+            }
+            tt.store(
+                key_of_slot(&tt, searches % 1000),
+                None,
+                1,
+                1,
+                5,
+                Bound::Exact,
+                false,
+            );
+            assert_eq!(tt.hashfull(), 1, "after {searches} searches");
+        }
+        assert_eq!(passes, 300 / AGEING_PERIOD);
+        // Entries survive the ageing (only their generation changed).
+        assert_eq!(tt.probe(key_of_slot(&tt, 999)).map(|e| e.depth), Some(5));
+    }
+
+    #[test]
+    fn a_slow_ageing_pass_holds_the_generation_instead_of_wrapping() {
+        let tt = Tt::new(1);
+        let n = tt.slots.len();
+        for i in 0..n {
+            tt.store(key_of_slot(&tt, i), None, 1, 1, 5, Bound::Exact, false);
+        }
+        // The first pass is asked for, then never ends: the generation stops short of the next
+        // one, whatever the number of searches, so the first search's entries stay old.
+        let mut asked = 0;
         for searches in 1..=200 {
-            tt.new_search();
+            if tt.new_search(asked > 0) {
+                asked += 1;
+            }
             assert_eq!(tt.hashfull(), 0, "after {searches} searches");
         }
-        // Entries survive the ageing (only their generation changed).
-        let key = (1u128 << 64).div_ceil(n as u128) as u64 | 1;
-        assert_eq!(tt.probe(key).map(|e| e.depth), Some(5));
+        assert_eq!(asked, 1);
+        assert_eq!(
+            tt.generation.load(Ordering::Relaxed),
+            2 * AGEING_PERIOD - 1,
+            "held just before the second pass"
+        );
+        // When it ends, searches go on.
+        assert!(tt.new_search(false));
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+        assert_eq!(tt.generation(), 1, "an emptied table starts over");
     }
 }

@@ -170,7 +170,8 @@ pub fn create(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
                 threads: spec.threads,
                 syzygy: spec.syzygy.clone(),
                 ..Settings::default()
-            });
+            })
+            .map_err(|e| format!("{}: {e}", spec.name))?;
             Ok(Box::new(Internal {
                 name: spec.name.clone(),
                 engine: e,

@@ -2,9 +2,13 @@
 //!
 //! Standard input is read on its own thread and handed to the command loop through a channel;
 //! each search runs on a thread of its own that owns the engine while it searches and hands it
-//! back when done, so `isready`, `stop` and `ponderhit` are answered at once during a search.
+//! back when done, and `perft` and `bench` run on threads of their own too, so the loop always
+//! answers: `isready` at once, `stop` by ending what runs (a perft or bench cut short says
+//! `interrupted`), `quit` and the end of input by leaving within half a second whatever runs.
 //! Every search ends with exactly one `bestmove`, printed by the search thread. Output goes out
-//! line by line, flushed. Bad input gets one `info string` and the loop goes on.
+//! line by line, flushed. Bad input (an unknown command, a malformed number, a negative clock,
+//! a line longer than `MAX_LINE`, a Hash the memory cannot hold) gets one `info string` and the
+//! loop goes on.
 
 pub mod parse;
 
@@ -51,13 +55,27 @@ impl Out {
     }
 }
 
+/// The longest input line read; a longer one is dropped with an `info string`.
+pub const MAX_LINE: usize = 1 << 20;
+/// Clock times above this (24.8 days, in ms) are read as this.
+pub const MAX_CLOCK_MS: i64 = 1 << 31;
+/// How long `quit` and the end of input wait for running work to end before leaving anyway.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A perft or bench in progress.
+struct Task {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
 /// A search in progress.
 struct Running {
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
     /// Raised just before `bestmove` is printed: the search is over, the thread is ending.
     answered: Arc<AtomicBool>,
-    handle: JoinHandle<Box<dyn Engine>>,
+    /// The engine back, or `None` when the search panicked and left it unusable.
+    handle: JoinHandle<Option<Box<dyn Engine>>>,
 }
 
 struct State {
@@ -67,6 +85,7 @@ struct State {
     /// `None` while a search owns it.
     engine: Option<Box<dyn Engine>>,
     running: Option<Running>,
+    task: Option<Task>,
     /// Settings changed during a search, applied when it ends.
     pending: Option<Effect>,
 }
@@ -78,6 +97,15 @@ fn move_text(m: Move, chess960: bool) -> String {
         CastlingMode::Standard
     };
     UciMove::from_move(m, mode).to_string()
+}
+
+/// The `bestmove` line for the first legal move (`(none)` where there is none): what a search
+/// that failed still answers.
+fn fallback_bestmove(game: &Game, chess960: bool) -> String {
+    match game.position().legal_moves().first() {
+        Some(&m) => format!("bestmove {}", move_text(m, chess960)),
+        None => "bestmove (none)".into(),
+    }
 }
 
 /// Win/draw/loss per mille for a score (side to move), from a simple logistic model: about
@@ -158,6 +186,7 @@ impl State {
             game: Game::default(),
             engine: None,
             running: None,
+            task: None,
             pending: None,
         };
         s.engine = Some(s.create_engine());
@@ -189,8 +218,15 @@ impl State {
         let mut e = registry::create(&self.options.engine, &options).unwrap_or_else(|_| {
             registry::create("rookery", &options).expect("the strong engine always exists")
         });
-        e.configure(&self.options.settings());
+        self.configure(e.as_mut());
         e
+    }
+
+    /// Applies the options to an engine; what the memory cannot hold is said and not applied.
+    fn configure(&self, e: &mut dyn Engine) {
+        if let Err(err) = e.configure(&self.options.settings()) {
+            self.out.info_string(&err.to_string());
+        }
     }
 
     /// Applies an option's effect to the idle engine.
@@ -198,8 +234,9 @@ impl State {
         match effect {
             Effect::None => {}
             Effect::Reconfigure => {
-                if let Some(e) = self.engine.as_mut() {
-                    e.configure(&self.options.settings());
+                if let Some(mut e) = self.engine.take() {
+                    self.configure(e.as_mut());
+                    self.engine = Some(e);
                 }
             }
             Effect::ClearHash => {
@@ -217,11 +254,18 @@ impl State {
             r.stop.store(true, Ordering::Relaxed);
             r.pondering.store(false, Ordering::Relaxed);
             match r.handle.join() {
-                Ok(engine) => self.engine = Some(engine),
+                Ok(Some(engine)) => self.engine = Some(engine),
+                Ok(None) => self.engine = Some(self.create_engine()),
                 Err(_) => {
-                    self.out
-                        .info_string("the search failed; starting a fresh engine");
-                    self.out.line("bestmove (none)");
+                    // A bug in the search (it panicked; the panic message went to stderr):
+                    // the game goes on with a legal move and a fresh engine.
+                    self.out.info_string(
+                        "the search failed (a bug; please report it); starting a fresh engine",
+                    );
+                    if !r.answered.load(Ordering::Acquire) {
+                        self.out
+                            .line(&fallback_bestmove(&self.game, self.options.chess960));
+                    }
                     self.engine = Some(self.create_engine());
                 }
             }
@@ -233,8 +277,56 @@ impl State {
         }
     }
 
+    /// Ends the running perft or bench, if any (it says `interrupted` unless it had finished).
+    fn finish_task(&mut self) {
+        if let Some(t) = self.task.take() {
+            t.stop.store(true, Ordering::Relaxed);
+            if t.handle.join().is_err() {
+                self.out
+                    .info_string("the command failed (a bug; please report it)");
+            }
+        }
+    }
+
+    /// Ends whatever runs, for `quit` and the end of input: every stop flag is raised and the
+    /// threads get `QUIT_GRACE` to end; one that takes longer is left behind (the process ends).
+    fn leave(&mut self) {
+        let deadline = Instant::now() + QUIT_GRACE;
+        if let Some(r) = &self.running {
+            r.stop.store(true, Ordering::Relaxed);
+            r.pondering.store(false, Ordering::Relaxed);
+        }
+        if let Some(t) = &self.task {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+        let busy = |s: &State| {
+            s.running.as_ref().is_some_and(|r| !r.handle.is_finished())
+                || s.task.as_ref().is_some_and(|t| !t.handle.is_finished())
+        };
+        while busy(self) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if !busy(self) {
+            self.finish_search();
+            self.finish_task();
+        }
+    }
+
+    /// Starts `work` (a perft or bench) on a thread of its own, with its stop flag.
+    fn start_task(&mut self, work: impl FnOnce(Arc<AtomicBool>) + Send + 'static) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        match std::thread::Builder::new().spawn(move || work(flag)) {
+            Ok(handle) => self.task = Some(Task { stop, handle }),
+            Err(e) => self.out.info_string(&format!("cannot start a thread: {e}")),
+        }
+    }
+
     /// Collects a finished search's engine without stopping anything (it ended by itself).
     fn reap(&mut self) {
+        if self.task.as_ref().is_some_and(|t| t.handle.is_finished()) {
+            self.finish_task();
+        }
         if self
             .running
             .as_ref()
@@ -244,7 +336,14 @@ impl State {
         }
     }
 
+    /// Says `text` in an `info string`; the loop goes on.
+    fn said(&self, text: &str) -> bool {
+        self.out.info_string(text);
+        true
+    }
+
     fn handle(&mut self, line: &str) -> bool {
+        let received = Instant::now();
         self.reap();
         let cmd = match parse(line) {
             Ok(Some(cmd)) => cmd,
@@ -272,6 +371,16 @@ impl State {
                     Ok(effect) => {
                         if tables && let Some(tb) = &self.options.syzygy {
                             self.out.info_string(&tb.describe());
+                        }
+                        let cap = crate::options::thread_cap();
+                        if name.trim().eq_ignore_ascii_case("threads") && self.options.threads > cap
+                        {
+                            self.out.info_string(&format!(
+                                "Threads {}: {cap} CPU{} here; searching with {cap} thread{}",
+                                self.options.threads,
+                                if cap == 1 { "" } else { "s" },
+                                if cap == 1 { "" } else { "s" }
+                            ));
                         }
                         effect
                     }
@@ -310,21 +419,25 @@ impl State {
                 self.set_position(fen.as_deref(), &moves);
             }
             Command::Go(go) => {
+                self.finish_task();
                 if self.running.is_some() {
                     self.out
                         .info_string("go during a search: stopping the search first");
                     self.finish_search();
                 }
-                self.go(go);
+                self.go(go, received);
             }
-            Command::Stop => self.finish_search(),
+            Command::Stop => {
+                self.finish_search();
+                self.finish_task();
+            }
             Command::PonderHit => {
                 if let Some(r) = &self.running {
                     r.pondering.store(false, Ordering::Relaxed);
                 }
             }
             Command::Quit => {
-                self.finish_search();
+                self.leave();
                 return false;
             }
             Command::Display => {
@@ -345,22 +458,43 @@ impl State {
             Command::Eval => self.eval(),
             Command::Bench(depth) => {
                 self.finish_search();
+                self.finish_task();
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                if let Err(e) = crate::bench::check_depth(depth) {
+                    return self.said(&e.to_string());
+                }
                 let out = self.out.clone();
-                crate::bench::run_printed(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), |l| {
-                    out.line(l)
+                self.start_task(move |stop| {
+                    if let Err(e) = crate::bench::run_printed(
+                        depth,
+                        &crate::engine::Evaluation::Hce,
+                        Some(stop),
+                        |l| out.line(l),
+                    ) {
+                        out.info_string(&e.to_string());
+                    }
                 });
             }
             Command::Perft(depth) => {
                 self.finish_search();
-                let pos = self.game.position();
-                let mut total = 0;
-                for (m, n) in crate::perft::divide(pos, depth.max(1)) {
-                    self.out
-                        .line(&format!("{}: {n}", move_text(m, self.options.chess960)));
-                    total += n;
+                self.finish_task();
+                if let Err(e) = crate::perft::check_depth(depth) {
+                    return self.said(&e.to_string());
                 }
-                self.out.line("");
-                self.out.line(&format!("Nodes searched: {total}"));
+                let pos = self.game.position().clone();
+                let (out, chess960) = (self.out.clone(), self.options.chess960);
+                self.start_task(move |stop| {
+                    let total = crate::perft::divide_until(&pos, depth, &stop, |m, n| {
+                        out.line(&format!("{}: {n}", move_text(m, chess960)))
+                    });
+                    match total {
+                        Some(total) => {
+                            out.line("");
+                            out.line(&format!("Nodes searched: {total}"));
+                        }
+                        None => out.line("interrupted"),
+                    }
+                });
             }
         }
         true
@@ -394,17 +528,31 @@ impl State {
         self.game = game;
     }
 
-    fn limits(&self, go: &Go) -> Limits {
+    /// The limits of a `go`, its clock read from `received` (when the line arrived). A clock
+    /// below zero is read as zero and one beyond `MAX_CLOCK_MS` as that, each said in an
+    /// `info string`: the move then comes at once, or after a long but bounded think.
+    fn limits(&self, go: &Go, received: Instant) -> Limits {
         let pos = self.game.position();
         let (time, inc) = if pos.turn() == Color::White {
             (go.wtime, go.winc)
         } else {
             (go.btime, go.binc)
         };
-        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let ms = |name: &str, v: i64| {
+            let sane = v.clamp(0, MAX_CLOCK_MS);
+            if sane != v {
+                self.out.info_string(&format!(
+                    "{name} {v} is outside 0..{MAX_CLOCK_MS} ms; read as {sane}"
+                ));
+            }
+            Duration::from_millis(sane as u64)
+        };
+        let white = pos.turn() == Color::White;
         let clock = time.map(|t| Clock {
-            remaining: ms(t),
-            increment: inc.map_or(Duration::ZERO, ms),
+            remaining: ms(if white { "wtime" } else { "btime" }, t),
+            increment: inc.map_or(Duration::ZERO, |i| {
+                ms(if white { "winc" } else { "binc" }, i)
+            }),
             moves_to_go: go.movestogo,
         });
         let mut searchmoves = Vec::new();
@@ -440,18 +588,18 @@ impl State {
             searchmoves,
             mate: go.mate,
             move_overhead: Duration::from_millis(self.options.move_overhead_ms),
-            start: Some(Instant::now()),
+            start: Some(received),
         }
     }
 
-    fn go(&mut self, go: Go) {
-        let Some(mut engine) = self.engine.take() else {
-            self.engine = Some(self.create_engine());
-            return self.go(go);
+    fn go(&mut self, go: Go, received: Instant) {
+        let mut engine = match self.engine.take() {
+            Some(e) => e,
+            None => self.create_engine(),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let pondering = Arc::new(AtomicBool::new(go.ponder));
-        let mut limits = self.limits(&go);
+        let mut limits = self.limits(&go, received);
         limits.stop = Some(stop.clone());
         limits.pondering = Some(pondering.clone());
         let wait_for_stop = limits.infinite;
@@ -466,7 +614,7 @@ impl State {
         let tables = self.options.syzygy.clone();
         let answered = Arc::new(AtomicBool::new(false));
         let answered_t = answered.clone();
-        let handle = std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().spawn(move || {
             let mut report = |r: Report<'_>| match r {
                 Report::Iteration(a) => {
                     for l in info_lines(a, multipv, chess960, show_wdl) {
@@ -478,7 +626,20 @@ impl State {
                     move_text(mv, chess960)
                 )),
             };
-            let analysis = engine.search(&game, &limits, &mut report);
+            // A bug in the search (a panic) still gives a legal move; the engine, in whatever
+            // state the panic left it, is dropped and the loop makes a fresh one.
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                engine.search(&game, &limits, &mut report)
+            }));
+            let (analysis, engine) = match searched {
+                Ok(a) => (a, Some(engine)),
+                Err(_) => {
+                    out.info_string(
+                        "the search failed (a bug; please report it); playing a legal move",
+                    );
+                    (Analysis::default(), None)
+                }
+            };
             // A corrupt or missing table found while probing: said once, before the move.
             for m in tables.iter().flat_map(|t| t.take_messages()) {
                 out.info_string(&m);
@@ -509,12 +670,24 @@ impl State {
             }
             engine
         });
-        self.running = Some(Running {
-            stop,
-            pondering,
-            answered,
-            handle,
-        });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    pondering,
+                    answered,
+                    handle,
+                })
+            }
+            Err(e) => {
+                // No thread for the search: a legal move at once, and a fresh engine.
+                self.out.info_string(&format!(
+                    "cannot start the search thread: {e}; playing a legal move"
+                ));
+                self.out
+                    .line(&fallback_bestmove(&self.game, self.options.chess960));
+            }
+        }
     }
 
     fn eval(&self) {
@@ -559,32 +732,157 @@ impl State {
     }
 }
 
+/// What the input thread hands the loop.
+enum Input {
+    Line(String),
+    /// A line longer than `MAX_LINE`, dropped.
+    TooLong,
+}
+
+/// Reads one line of at most `max` bytes into `buf` (newline included). `Ok(None)` at the end
+/// of input; `Ok(Some(false))` for a longer line, read to its end and dropped.
+fn read_line_bounded(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut fits) = (false, true);
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let (n, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if fits && buf.len() + n <= max {
+            buf.extend_from_slice(&chunk[..n]);
+        } else {
+            fits = false;
+            buf.clear();
+        }
+        input.consume(n);
+        if done {
+            return Ok(Some(fits));
+        }
+    }
+}
+
 /// Runs the UCI loop until `quit` or the end of input.
 pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
     let out = Out::new(output);
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
+    // Bounded: input that comes faster than the loop answers waits in the pipe, not in memory.
+    let (tx, rx) = mpsc::sync_channel::<Input>(256);
+    let reader = std::thread::Builder::new().spawn(move || {
         let mut input = input;
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if tx.send(String::from_utf8_lossy(&buf).into_owned()).is_err() {
-                        break;
-                    }
-                }
+            let item = match read_line_bounded(&mut input, &mut buf, MAX_LINE) {
+                Ok(None) | Err(_) => break,
+                Ok(Some(true)) => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
+                Ok(Some(false)) => Input::TooLong,
+            };
+            if tx.send(item).is_err() {
+                break;
             }
         }
         // End of input: as good as `quit`.
-        let _ = tx.send("quit".into());
+        let _ = tx.send(Input::Line("quit".into()));
     });
+    if let Err(e) = reader {
+        out.info_string(&format!("cannot start the input thread: {e}"));
+        return;
+    }
     let mut state = State::new(out);
-    for line in rx {
-        if !state.handle(&line) {
-            break;
+    for item in rx {
+        let line = match item {
+            Input::Line(l) => l,
+            Input::TooLong => {
+                state.said(&format!("a line longer than {MAX_LINE} bytes was ignored"));
+                continue;
+            }
+        };
+        // A bug met while handling one command (a panic; its message goes to stderr) fails
+        // that command, said in an info string; the loop goes on.
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.handle(&line))) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(_) => {
+                state.said("the command failed (a bug; please report it); the engine goes on");
+            }
         }
     }
-    state.finish_search();
+    state.leave();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine with a bug: its search panics.
+    struct Broken;
+
+    impl Engine for Broken {
+        fn name(&self) -> &'static str {
+            "broken"
+        }
+
+        fn search(&mut self, _: &Game, _: &Limits, _: crate::engine::Reporter<'_>) -> Analysis {
+            let moves: Vec<u32> = Vec::new();
+            // A bug: indexing past the end.
+            let _ = moves[7];
+            Analysis::default()
+        }
+    }
+
+    /// What the loop wrote.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Written {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_that_panics_still_answers_a_legal_move_and_the_engine_goes_on() {
+        let written = Written::default();
+        let mut state = State::new(Out::new(Box::new(written.clone())));
+        state.engine = Some(Box::new(Broken));
+        assert!(state.handle("position startpos moves e2e4"));
+        assert!(state.handle("go depth 3"));
+        assert!(state.handle("isready"));
+        state.finish_search();
+        // A fresh engine (the table's) plays the next search.
+        assert!(state.handle("go depth 2"));
+        state.finish_search();
+        let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains("info string the search failed (a bug"),
+            "{text}"
+        );
+        let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{text}");
+        let black =
+            Game::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        for line in best {
+            let word = line.split_whitespace().nth(1).unwrap();
+            let m = word.parse::<UciMove>().unwrap().to_move(black.position());
+            assert!(m.is_ok(), "{line}");
+        }
+        assert!(text.contains("readyok"));
+    }
 }

@@ -1,0 +1,283 @@
+//! Memory for large tables (the hash table, the search threads' histories): how much the process
+//! can actually have, read before allocating, and allocation that fails with an error instead of
+//! aborting.
+//!
+//! Three limits bind a process, and the smallest wins: the memory the system has available
+//! (`MemAvailable` in `/proc/meminfo`), the limit of the container it runs in (its cgroup,
+//! `memory.max` for cgroup v2 or `memory.limit_in_bytes` for v1, less what the group already uses
+//! apart from reclaimable file cache) and its own address-space limit (`ulimit -v`, `prlimit
+//! --as`, less the address space it already maps). The first two matter most: with overcommit the
+//! allocation itself succeeds and the process is killed later, when the table is touched. The
+//! third makes the allocation fail, which `try_vec` turns into an error too.
+
+use std::collections::TryReserveError;
+
+use crate::error::Error;
+
+pub const MB: u64 = 1 << 20;
+
+/// Left free beside any large table: thread stacks, buffers, the rest of the process.
+pub const HEADROOM: u64 = 32 * MB;
+
+/// The memory the process can still take and the limit that sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Room {
+    pub bytes: u64,
+    /// In words: "the system's available memory", "the container's memory limit", ...
+    pub limit: &'static str,
+}
+
+/// The memory the process can still take, from the tightest of the limits that could be read;
+/// `None` where none could be (not Linux, no /proc).
+pub fn available() -> Option<Room> {
+    let mut rooms = Vec::new();
+    if let Some(bytes) = read("/proc/meminfo").and_then(|t| meminfo_available(&t)) {
+        rooms.push(Room {
+            bytes,
+            limit: "the system's available memory",
+        });
+    }
+    if let Some(bytes) = cgroup_room() {
+        rooms.push(Room {
+            bytes,
+            limit: "the container's memory limit",
+        });
+    }
+    if let Some(bytes) = address_space_room() {
+        rooms.push(Room {
+            bytes,
+            limit: "the process's address-space limit",
+        });
+    }
+    rooms.into_iter().min_by_key(|r| r.bytes)
+}
+
+/// Refuses `bytes` for `what` (a phrase such as "a hash table of 8192 MB") when they do not fit
+/// in the memory available plus `freed` (what the caller releases before allocating, such as
+/// the table being replaced), with the headroom left over.
+pub fn check(what: &str, bytes: u64, freed: u64) -> Result<(), Error> {
+    match available() {
+        Some(room) => check_against(what, bytes, freed, room),
+        None => Ok(()),
+    }
+}
+
+/// `check` against a given room (for tests, and for callers that read it once).
+pub fn check_against(what: &str, bytes: u64, freed: u64, room: Room) -> Result<(), Error> {
+    let can = room.bytes.saturating_add(freed);
+    if bytes.saturating_add(HEADROOM) <= can {
+        return Ok(());
+    }
+    Err(Error::Memory(format!(
+        "{what} does not fit: {} MB can be had ({})",
+        can.saturating_sub(HEADROOM) / MB,
+        room.limit
+    )))
+}
+
+/// A vector of `n` elements made by `fill`, or an error naming `what` when the memory cannot be
+/// had (where the allocator says so: an address-space limit; see `check` for the rest).
+pub fn try_vec<T>(what: &str, n: usize, fill: impl FnMut() -> T) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|e: TryReserveError| Error::Memory(format!("{what} cannot be allocated: {e}")))?;
+    v.resize_with(n, fill);
+    Ok(v)
+}
+
+/// Makes every allocation of a megabyte or more a mapping of its own, given back to the system
+/// when freed. Without it the C library raises that threshold to the size of the largest block
+/// freed so far, and a server that makes and drops hash tables on many threads keeps them all
+/// resident. Process-wide; call it once, early.
+pub fn return_large_blocks() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tuning parameter of the allocator.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
+fn read(path: &str) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+/// `MemAvailable` from the text of /proc/meminfo, in bytes.
+pub fn meminfo_available(text: &str) -> Option<u64> {
+    field_kb(text, "MemAvailable:").map(|kb| kb.saturating_mul(1024))
+}
+
+/// A `Name:   1234 kB` line's number.
+fn field_kb(text: &str, name: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+}
+
+/// A number in a `key value` file such as memory.stat.
+fn stat_value(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
+        let mut words = l.split_whitespace();
+        (words.next() == Some(key))
+            .then(|| words.next()?.parse().ok())
+            .flatten()
+    })
+}
+
+/// A cgroup's limit: a number of bytes; `max` (v2) or a value near 2^63 (v1) is no limit.
+pub fn parse_limit(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if t == "max" {
+        return None;
+    }
+    t.parse::<u64>().ok().filter(|&n| n < 1 << 60)
+}
+
+/// What a cgroup leaves: its limit less its usage, the inactive file cache counted as free (the
+/// kernel reclaims it before it kills anything).
+pub fn cgroup_left(limit: &str, usage: &str, stat: &str, inactive_key: &str) -> Option<u64> {
+    let limit = parse_limit(limit)?;
+    let usage: u64 = usage.trim().parse().ok()?;
+    let inactive = stat_value(stat, inactive_key).unwrap_or(0);
+    Some(limit.saturating_sub(usage.saturating_sub(inactive)))
+}
+
+/// The tightest cgroup limit on this process: its own group and every group above it (v2), or
+/// the memory controller's group (v1), where the files can be read.
+fn cgroup_room() -> Option<u64> {
+    let mut dirs: Vec<(String, bool)> = Vec::new();
+    if let Some(own) = read("/proc/self/cgroup") {
+        for line in own.lines() {
+            let mut parts = line.splitn(3, ':');
+            let (_, controllers, path) = (parts.next(), parts.next(), parts.next());
+            let (Some(controllers), Some(path)) = (controllers, path) else {
+                continue;
+            };
+            if controllers.is_empty() {
+                // v2: the group and its parents.
+                let mut p = path.trim_end_matches('/').to_string();
+                loop {
+                    dirs.push((format!("/sys/fs/cgroup{p}"), true));
+                    match p.rfind('/') {
+                        Some(i) => p.truncate(i),
+                        None => break,
+                    }
+                }
+            } else if controllers.split(',').any(|c| c == "memory") {
+                dirs.push((
+                    format!("/sys/fs/cgroup/memory{}", path.trim_end_matches('/')),
+                    false,
+                ));
+            }
+        }
+    }
+    // Inside a container the group is often mounted as the root of the hierarchy.
+    dirs.push(("/sys/fs/cgroup".into(), true));
+    dirs.push(("/sys/fs/cgroup/memory".into(), false));
+    dirs.iter()
+        .filter_map(|(dir, v2)| {
+            let (limit, usage, inactive) = if *v2 {
+                ("memory.max", "memory.current", "inactive_file")
+            } else {
+                (
+                    "memory.limit_in_bytes",
+                    "memory.usage_in_bytes",
+                    "total_inactive_file",
+                )
+            };
+            cgroup_left(
+                &read(&format!("{dir}/{limit}"))?,
+                &read(&format!("{dir}/{usage}"))?,
+                &read(&format!("{dir}/memory.stat")).unwrap_or_default(),
+                inactive,
+            )
+        })
+        .min()
+}
+
+/// The address space left under the process's limit (`RLIMIT_AS`), if it has one.
+#[cfg(unix)]
+fn address_space_room() -> Option<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the one struct it is given.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
+        || lim.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
+    }
+    let mapped = read("/proc/self/status")
+        .and_then(|t| field_kb(&t, "VmSize:"))
+        .map_or(0, |kb| kb.saturating_mul(1024));
+    // rlim_t is u64 on Linux but not on every Unix.
+    #[allow(clippy::unnecessary_cast)]
+    let limit = lim.rlim_cur as u64;
+    Some(limit.saturating_sub(mapped))
+}
+
+#[cfg(not(unix))]
+fn address_space_room() -> Option<u64> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_read_from_the_kernels_files() {
+        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   2048 kB\n";
+        assert_eq!(meminfo_available(meminfo), Some(2048 * 1024));
+        assert_eq!(meminfo_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_limit("max\n"), None);
+        assert_eq!(parse_limit("9223372036854771712\n"), None, "v1's no limit");
+        assert_eq!(parse_limit("536870912\n"), Some(512 * MB));
+        let stat = "anon 1000\nfile 5000\ninactive_file 4000\nactive_file 1000\n";
+        assert_eq!(
+            cgroup_left("10000", "6000", stat, "inactive_file"),
+            Some(8000),
+            "inactive file cache counts as free"
+        );
+        assert_eq!(cgroup_left("max", "6000", stat, "inactive_file"), None);
+        assert_eq!(cgroup_left("1000", "6000", "", "inactive_file"), Some(0));
+    }
+
+    #[test]
+    fn a_size_above_the_room_is_refused_with_the_figures() {
+        let room = Room {
+            bytes: 1024 * MB,
+            limit: "the container's memory limit",
+        };
+        assert!(check_against("a hash table of 512 MB", 512 * MB, 0, room).is_ok());
+        let e = check_against("a hash table of 8192 MB", 8192 * MB, 0, room).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("8192 MB") && text.contains("992 MB") && text.contains("container"),
+            "{text}"
+        );
+        // The table being replaced is freed first: its memory counts.
+        assert!(check_against("a hash table of 1500 MB", 1500 * MB, 0, room).is_err());
+        assert!(check_against("a hash table of 1500 MB", 1500 * MB, 600 * MB, room).is_ok());
+        assert!(
+            check_against("x", u64::MAX, 0, room).is_err(),
+            "no overflow"
+        );
+    }
+
+    #[test]
+    fn this_machine_has_some_room_and_not_a_petabyte() {
+        let room = available().expect("Linux reports its memory");
+        assert!(room.bytes > 0);
+        assert!(check("a table of a petabyte", 1 << 50, 0).is_err());
+        assert!(check("a table of a megabyte", MB, 0).is_ok());
+    }
+
+    #[test]
+    fn an_impossible_vector_is_an_error() {
+        let e = try_vec::<u64>("a huge table", usize::MAX / 4, || 0).unwrap_err();
+        assert!(e.to_string().contains("a huge table"), "{e}");
+        assert_eq!(try_vec("a small one", 3, || 7u8).unwrap(), vec![7, 7, 7]);
+    }
+}
