@@ -15,6 +15,14 @@ struct Engine {
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// A test that fails leaves no engine behind.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Engine {
     fn start() -> Engine {
         Engine::start_limited(None)
@@ -27,6 +35,7 @@ impl Engine {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
+        #[cfg(unix)]
         if let Some(bytes) = bytes {
             use std::os::unix::process::CommandExt;
             // SAFETY: only setrlimit, which is async-signal-safe, runs between fork and exec.
@@ -661,6 +670,7 @@ fn quit_and_end_of_input_leave_within_a_second() {
 /// A Hash (or a thread count) beyond what the process may have is refused before anything is
 /// allocated: the engine says what was asked and what it keeps, and plays on. The limit is on
 /// the address space, as `prlimit --as` sets it.
+#[cfg(unix)]
 #[test]
 fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
     let mut e = Engine::start_limited(Some(1 << 30));

@@ -13,7 +13,9 @@
 //!
 //! Seeded: `ROOKERY_FUZZ_SEED=<n>` replays a run and `ROOKERY_FUZZ_SESSION=<i>` starts it at
 //! session `i` (a failure prints both), and `ROOKERY_FUZZ_SECONDS` sets its length (default
-//! 45 s of sessions).
+//! 45 s of sessions), and `ROOKERY_FUZZ_LOG=<file>` writes the lines sent.
+
+#![cfg(unix)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -326,6 +328,14 @@ struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+}
+
+/// A test that fails leaves no engine behind.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Engine {

@@ -780,9 +780,80 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
                 continue;
             }
         };
-        if !state.handle(&line) {
-            return;
+        // A bug met while handling one command (a panic; its message goes to stderr) fails
+        // that command, said in an info string; the loop goes on.
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.handle(&line))) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(_) => {
+                state.said("the command failed (a bug; please report it); the engine goes on");
+            }
         }
     }
     state.leave();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine with a bug: its search panics.
+    struct Broken;
+
+    impl Engine for Broken {
+        fn name(&self) -> &'static str {
+            "broken"
+        }
+
+        fn search(&mut self, _: &Game, _: &Limits, _: crate::engine::Reporter<'_>) -> Analysis {
+            let moves: Vec<u32> = Vec::new();
+            // A bug: indexing past the end.
+            let _ = moves[7];
+            Analysis::default()
+        }
+    }
+
+    /// What the loop wrote.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Written {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_that_panics_still_answers_a_legal_move_and_the_engine_goes_on() {
+        let written = Written::default();
+        let mut state = State::new(Out::new(Box::new(written.clone())));
+        state.engine = Some(Box::new(Broken));
+        assert!(state.handle("position startpos moves e2e4"));
+        assert!(state.handle("go depth 3"));
+        assert!(state.handle("isready"));
+        state.finish_search();
+        // A fresh engine (the table's) plays the next search.
+        assert!(state.handle("go depth 2"));
+        state.finish_search();
+        let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains("info string the search failed (a bug"),
+            "{text}"
+        );
+        let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 2, "{text}");
+        let black =
+            Game::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+        for line in best {
+            let word = line.split_whitespace().nth(1).unwrap();
+            let m = word.parse::<UciMove>().unwrap().to_move(black.position());
+            assert!(m.is_ok(), "{line}");
+        }
+        assert!(text.contains("readyok"));
+    }
 }
