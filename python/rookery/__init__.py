@@ -169,6 +169,12 @@ class Engine:
         syzygy: Optional[str] = None,
     ) -> None:
         self._limits = _limits(depth, movetime, nodes)
+        # Checked here, so any int (negative, or beyond what the native layer reads) is a
+        # ValueError; a size the memory cannot hold is one from the native layer.
+        if not isinstance(hash, int) or not 1 <= hash <= _native.HASH_MAX_MB:
+            raise ValueError(f"hash must be 1 to {_native.HASH_MAX_MB} MB, got {hash!r}")
+        if not isinstance(threads, int) or not 1 <= threads <= 256:
+            raise ValueError(f"threads must be 1 to 256, got {threads!r}")
         self._native = _native.NativeEngine(
             name, seed=seed, book=book, hash_mb=hash, threads=threads, elo=elo, syzygy=syzygy
         )

@@ -26,6 +26,8 @@ def play_match(
 ) -> Dict[str, Any]: ...
 def uci_loop() -> None: ...
 
+HASH_MAX_MB: int
+
 class NativeEngine:
     name: str
     def __init__(

@@ -121,8 +121,16 @@ impl NativeEngine {
         elo: Option<u32>,
         syzygy: Option<String>,
     ) -> PyResult<Self> {
-        if hash_mb == 0 || threads == 0 {
-            return Err(PyValueError::new_err("hash and threads must be at least 1"));
+        let max_hash = rookery::options::HASH_MAX_MB as usize;
+        if !(1..=max_hash).contains(&hash_mb) {
+            return Err(PyValueError::new_err(format!(
+                "hash must be 1 to {max_hash} MB, got {hash_mb}"
+            )));
+        }
+        if !(1..=256).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1 to 256, got {threads}"
+            )));
         }
         let book = book
             .map(|path| rookery::book::Book::open(&path).map(Arc::new))
@@ -138,13 +146,15 @@ impl NativeEngine {
             .map(|p| Syzygy::open(&p))
             .transpose()
             .map_err(value_error)?;
-        engine.configure(&Settings {
-            hash_mb,
-            threads,
-            limit_elo: elo,
-            syzygy,
-            ..Settings::default()
-        });
+        engine
+            .configure(&Settings {
+                hash_mb,
+                threads,
+                limit_elo: elo,
+                syzygy,
+                ..Settings::default()
+            })
+            .map_err(value_error)?;
         let name = engine.name();
         Ok(NativeEngine {
             engine: Arc::new(Mutex::new(engine)),
@@ -267,24 +277,37 @@ fn evaluate(fen: &str) -> PyResult<(i32, i32, Vec<Term>)> {
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
     let pos = position(fen)?;
-    if depth > 12 {
-        return Err(PyValueError::new_err("perft depth must be at most 12"));
+    let max = rookery::perft::MAX_DEPTH;
+    if depth > max {
+        return Err(PyValueError::new_err(format!(
+            "perft depth must be at most {max}"
+        )));
     }
-    interruptible(py, None, move || rookery::perft::perft(&pos, depth))
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // `None` only when Ctrl-C raised the flag, and then the KeyboardInterrupt is raised instead.
+    interruptible(py, Some(stop), move || {
+        rookery::perft::perft_until(&pos, depth, &flag)
+    })
+    .map(|n| n.unwrap_or(0))
 }
 
 /// Perft below each legal move: [(uci, leaves)].
 #[pyfunction]
 fn divide(py: Python<'_>, fen: &str, depth: u32) -> PyResult<Vec<(String, u64)>> {
     let pos = position(fen)?;
-    if depth == 0 || depth > 12 {
-        return Err(PyValueError::new_err("divide depth must be 1 to 12"));
-    }
-    interruptible(py, None, move || {
-        rookery::perft::divide(&pos, depth)
-            .into_iter()
-            .map(|(m, n)| (uci(m), n))
-            .collect()
+    rookery::perft::check_depth(depth).map_err(|_| {
+        value_error(format!(
+            "divide depth must be 1 to {}",
+            rookery::perft::MAX_DEPTH
+        ))
+    })?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    interruptible(py, Some(stop), move || {
+        let mut out = Vec::new();
+        rookery::perft::divide_until(&pos, depth, &flag, |m, n| out.push((uci(m), n)));
+        out
     })
 }
 
@@ -577,6 +600,7 @@ fn version() -> &'static str {
 
 #[pymodule]
 fn _rookery(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("HASH_MAX_MB", rookery::options::HASH_MAX_MB)?;
     m.add_function(wrap_pyfunction!(engines, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;

@@ -199,7 +199,11 @@ def test_tablebase_probes():
         (lambda: rookery.Engine("alphabeta").analyse(chess.Board(), movetime=0), "movetime"),
         (lambda: rookery.Engine("alphabeta").analyse(chess.Board(), depth=99), "at most 64"),
         (lambda: rookery.Engine("greedy").play(STALEMATE), "game is over"),
-        (lambda: rookery.Engine("rookery", hash=0), "at least 1"),
+        (lambda: rookery.Engine("rookery", hash=0), "hash must be 1 to 32768 MB"),
+        (lambda: rookery.Engine("rookery", hash=-5), "hash must be 1 to 32768 MB"),
+        (lambda: rookery.Engine("rookery", hash=10**30), "hash must be 1 to 32768 MB"),
+        (lambda: rookery.Engine("rookery", threads=0), "threads must be 1 to 256"),
+        (lambda: rookery.Engine("rookery", threads=10**6), "threads must be 1 to 256"),
         (lambda: rookery.Engine("alphabeta", book="/no/such/book.bin"), "/no/such/book.bin"),
         (lambda: rookery.tree(chess.Board(), "pst", 2), "no search tree for engine 'pst'"),
         (lambda: rookery.tree(MIDDLEGAME, "minimax", 4, max_nodes=100_000), "depth 3"),
@@ -301,3 +305,23 @@ def test_docstring_examples_run():
 
     result = doctest.testmod(rookery, extraglobs={"rookery": rookery, "chess": chess})
     assert result.attempted > 10 and result.failed == 0
+
+
+def test_a_hash_the_memory_cannot_hold_is_a_value_error_and_nothing_is_lost():
+    # In a process whose address space is limited to 2 GB (as `prlimit --as` does), a 4 GB
+    # table is refused before it is allocated; the process goes on and a smaller one works.
+    code = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+import chess, rookery
+try:
+    rookery.Engine("rookery", hash=4096)
+except ValueError as e:
+    print("ValueError:", e)
+engine = rookery.Engine("rookery", hash=64, depth=3)
+print("move", engine.play(chess.Board()))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "ValueError: a hash table of 4096 MB does not fit" in done.stdout, done.stdout
+    assert "move " in done.stdout
