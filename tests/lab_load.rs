@@ -7,8 +7,8 @@
 //! most. The figures are printed (run with `--nocapture` to see them; docs/reliability.md keeps
 //! them).
 //!
-//! The server runs in this test's process (this file holds one test, so nothing else runs
-//! beside it), so resident memory is read from /proc/self/status.
+//! The server runs in this test's process (the only other test of this file reads a few source
+//! files), so resident memory is read from /proc/self/status.
 
 #![cfg(feature = "lab")]
 
@@ -484,4 +484,33 @@ fn the_lab_under_load() {
         growth >> 20
     );
     assert!(total < BUDGET, "{total:?}");
+}
+
+/// The router is made from `routes` alone (so `paths`, and the load test above, see every
+/// route): no `.route(` call anywhere else in the Lab's sources.
+#[test]
+fn every_route_is_in_the_one_table() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path.display().to_string(), text));
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    walk(std::path::Path::new("src/lab"), &mut sources);
+    let calls: Vec<&String> = sources
+        .iter()
+        .flat_map(|(file, text)| text.matches(".route(").map(move |_| file))
+        .collect();
+    assert_eq!(
+        calls.len(),
+        1,
+        "routes are added to `routes()` in src/lab/mod.rs, not with .route(): {calls:?}"
+    );
+    assert!(paths().contains(&"/api/health") && paths().len() >= 13);
 }

@@ -3,7 +3,7 @@
 //! order, random clocks (negative, zero, huge), `go` during a search, `go infinite`, perft and
 //! bench, options (Hash beyond the limit, 256 threads, other engines), then the same lines with
 //! bytes flipped, cut, doubled, unicode and invalid UTF-8 inserted, huge numbers, lines of
-//! megabytes; each session ends with `go infinite` and `quit` or the end of input. Checked:
+//! megabytes; each round ends with `go infinite` and `quit` or the end of input. Checked:
 //! the engine never dies nor panics, every `go` it accepted gets exactly one `bestmove`, every
 //! `bestmove` is legal in its position (`(none)` or `0000` only where no move is), every
 //! `isready` is answered within `ISREADY_DEADLINE`, and it leaves within a second.
@@ -11,9 +11,9 @@
 //! The test knows what the engine accepted and which position it holds by reading every line
 //! with the engine's own parser (`uci::parse`) and replaying `position` as the loop does.
 //!
-//! Seeded: `ROOKERY_FUZZ_SEED=<n>` replays a run and `ROOKERY_FUZZ_SESSION=<i>` starts it at
-//! session `i` (a failure prints both), and `ROOKERY_FUZZ_SECONDS` sets its length (default
-//! 45 s of sessions), and `ROOKERY_FUZZ_LOG=<file>` writes the lines sent.
+//! Seeded: `ROOKERY_FUZZ_SEED=<n>` replays a run and `ROOKERY_FUZZ_ROUND=<i>` starts it at
+//! round `i` (a failure prints both), and `ROOKERY_FUZZ_SECONDS` sets its length (default
+//! 45 s of rounds), and `ROOKERY_FUZZ_LOG=<file>` writes the lines sent.
 
 #![cfg(unix)]
 
@@ -29,9 +29,9 @@ use shakmaty::{Chess, Position};
 
 /// The address space the engine may map (`prlimit --as`).
 const MEMORY_LIMIT: u64 = 2 << 30;
-const COMMANDS_PER_SESSION: usize = 150;
+const COMMANDS_PER_ROUND: usize = 150;
 const ISREADY_DEADLINE: Duration = Duration::from_secs(3);
-/// The longest any expected answer may take (a bestmove after `stop`, the end of a session).
+/// The longest any expected answer may take (a bestmove after `stop`, the end of a round).
 const ANSWER_DEADLINE: Duration = Duration::from_secs(10);
 
 /// xorshift64*: small, seeded, the same everywhere.
@@ -434,8 +434,8 @@ impl Engine {
     }
 }
 
-/// One session: a stream of commands, then the checks at its end.
-fn session(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
+/// One round: an engine started, a stream of commands, then the checks at its end.
+fn round(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
     let mut rng = Rng(seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut e = Engine::start();
     let mut model = Model {
@@ -444,8 +444,8 @@ fn session(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration))
         gos: 0,
         bestmoves: 0,
     };
-    let context = |i: usize| format!("seed {seed}, session {index}, command {i}");
-    for i in 0..COMMANDS_PER_SESSION {
+    let context = |i: usize| format!("seed {seed}, round {index}, command {i}");
+    for i in 0..COMMANDS_PER_ROUND {
         let pos = model.game.as_ref().map(|g| g.position().clone());
         let text = valid(&mut rng, pos.as_ref());
         let bytes = if rng.chance(35) {
@@ -453,7 +453,7 @@ fn session(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration))
         } else {
             text.into_bytes()
         };
-        // `quit` ends a session only at its end.
+        // `quit` ends a round only at its end.
         let mut probe = Model {
             game: None,
             owed: Default::default(),
@@ -492,7 +492,7 @@ fn session(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration))
         }
     }
     // The end: every search stopped, every bestmove in, then leave with a search running.
-    let end = context(COMMANDS_PER_SESSION);
+    let end = context(COMMANDS_PER_ROUND);
     e.send(b"stop", &end);
     e.send(b"isready", &end);
     assert!(
@@ -543,20 +543,20 @@ fn random_and_mutated_command_streams() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(45);
-    let first = std::env::var("ROOKERY_FUZZ_SESSION")
+    let first = std::env::var("ROOKERY_FUZZ_ROUND")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     let began = Instant::now();
-    // (lines sent, searches, sessions, slowest readyok)
+    // (lines sent, searches, rounds, slowest readyok)
     let mut stats = (0, 0, 0, Duration::ZERO);
     let mut index = first;
     while began.elapsed() < Duration::from_secs(seconds) || index < first + 2 {
-        session(seed, index, &mut stats);
+        round(seed, index, &mut stats);
         index += 1;
     }
     eprintln!(
-        "uci fuzz: seed {seed}, {} sessions, {} lines, {} searches, slowest readyok {:?}, {:.1} s",
+        "uci fuzz: seed {seed}, {} rounds, {} lines, {} searches, slowest readyok {:?}, {:.1} s",
         stats.2,
         stats.0,
         stats.1,

@@ -259,7 +259,7 @@ impl Engine for Rookery {
         std::thread::scope(|s| {
             for h in helpers.iter_mut() {
                 let (shared, root) = (&shared, &root);
-                // A helper that cannot have a thread (a limit on threads or memory) is left
+                // A worker that cannot have a thread (a limit on threads or memory) is left
                 // out: the search runs with fewer.
                 let _ = std::thread::Builder::new().spawn_scoped(s, move || {
                     h.iterate(shared, root, iteration_limits, &mut |_| {});
