@@ -146,6 +146,9 @@ class Analysis:
 class Engine:
     """An engine of the ladder (``random`` ... ``pst``) or the strong engine ``rookery``, by name.
 
+    ``eval="net"`` searches ``rookery`` with the learned evaluation (the built-in net, or the
+    file ``net`` names); ``rookery-nnue`` is that engine as a rung of its own.
+
     Limits given here are the defaults of every search; ``analyse`` and ``play`` can override
     them. With none at all each engine uses its own (a depth that answers in about a second).
 
@@ -167,6 +170,8 @@ class Engine:
         threads: int = 1,
         elo: Optional[int] = None,
         syzygy: Optional[str] = None,
+        eval: str = "hce",
+        net: Optional[str] = None,
     ) -> None:
         self._limits = _limits(depth, movetime, nodes)
         # Checked here, so any int (negative, or beyond what the native layer reads) is a
@@ -176,7 +181,15 @@ class Engine:
         if not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be 1 to 256, got {threads!r}")
         self._native = _native.NativeEngine(
-            name, seed=seed, book=book, hash_mb=hash, threads=threads, elo=elo, syzygy=syzygy
+            name,
+            seed=seed,
+            book=book,
+            hash_mb=hash,
+            threads=threads,
+            elo=elo,
+            syzygy=syzygy,
+            eval=eval,
+            net=net,
         )
         self.name: str = self._native.name
         self.idea: str = next(e.idea for e in engines() if e.name == self.name)

@@ -39,6 +39,8 @@ class NativeEngine:
         threads: int = ...,
         elo: Optional[int] = ...,
         syzygy: Optional[str] = ...,
+        eval: Optional[str] = ...,
+        net: Optional[str] = ...,
     ) -> None: ...
     def new_game(self) -> None: ...
     def search(

@@ -19,7 +19,8 @@ use shakmaty::{Chess, Position};
 use rookery::core::game::{parse_fen, san_plain, uci};
 use rookery::core::score::mate_moves;
 use rookery::core::{Game, Limits};
-use rookery::engine::{Engine, EngineOptions, Settings};
+use rookery::engine::{Engine, EngineOptions, Evaluation, Settings};
+use rookery::nnue::Network;
 use rookery::tb::Syzygy;
 use rookery::tournament::player::{Kind, Limit, PlayerSpec};
 use rookery::tournament::runner::{self, Adjudication, Config, Opening, Schedule};
@@ -111,7 +112,8 @@ struct NativeEngine {
 #[pymethods]
 impl NativeEngine {
     #[new]
-    #[pyo3(signature = (name, seed=0, book=None, hash_mb=16, threads=1, elo=None, syzygy=None))]
+    #[pyo3(signature = (name, seed=0, book=None, hash_mb=16, threads=1, elo=None, syzygy=None, eval=None, net=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
         seed: u64,
@@ -120,6 +122,8 @@ impl NativeEngine {
         threads: usize,
         elo: Option<u32>,
         syzygy: Option<String>,
+        eval: Option<String>,
+        net: Option<String>,
     ) -> PyResult<Self> {
         let max_hash = rookery::options::HASH_MAX_MB as usize;
         if !(1..=max_hash).contains(&hash_mb) {
@@ -146,12 +150,26 @@ impl NativeEngine {
             .map(|p| Syzygy::open(&p))
             .transpose()
             .map_err(value_error)?;
+        let eval = match (eval.as_deref().unwrap_or("hce"), net) {
+            ("hce", None) => Evaluation::Hce,
+            ("net", None) => Evaluation::builtin_net(),
+            ("net", Some(path)) => Evaluation::Net(Arc::new(
+                Network::load(&path).map_err(|e| PyValueError::new_err(e.0))?,
+            )),
+            ("hce", Some(_)) => return Err(PyValueError::new_err("net needs eval='net'")),
+            (other, _) => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown evaluation '{other}' (hce or net)"
+                )));
+            }
+        };
         engine
             .configure(&Settings {
                 hash_mb,
                 threads,
                 limit_elo: elo,
                 syzygy,
+                eval,
                 ..Settings::default()
             })
             .map_err(value_error)?;

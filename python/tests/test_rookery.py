@@ -325,3 +325,23 @@ print("move", engine.play(chess.Board()))
     assert done.returncode == 0, done.stderr
     assert "ValueError: a hash table of 4096 MB does not fit" in done.stdout, done.stdout
     assert "move " in done.stdout
+
+
+def test_the_learned_evaluation_is_chosen_by_eval_and_net(tmp_path):
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    hce = rookery.Engine("rookery", depth=6).analyse(board)
+    net = rookery.Engine("rookery", depth=6, eval="net").analyse(board)
+    rung = rookery.Engine("rookery-nnue", depth=6).analyse(board)
+    assert net.best in board.legal_moves and rung.best in board.legal_moves
+    # The same search on another evaluation visits other positions; the rung is that engine.
+    assert net.nodes != hce.nodes
+    assert rung.nodes == net.nodes
+    assert "rookery-nnue" in [e.name for e in rookery.engines()]
+    with pytest.raises(ValueError, match="unknown evaluation"):
+        rookery.Engine("rookery", eval="neural")
+    bad = tmp_path / "bad.nnue"
+    bad.write_bytes(b"RKNN\x01")
+    with pytest.raises(ValueError, match="cut short"):
+        rookery.Engine("rookery", eval="net", net=str(bad))
+    with pytest.raises(ValueError, match="needs eval='net'"):
+        rookery.Engine("rookery", net=str(bad))
