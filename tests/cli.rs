@@ -58,8 +58,15 @@ fn every_command_has_help() {
 fn engines_lists_the_ladder() {
     let o = rookery(&["engines"]);
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), 12);
-    for name in ["random", "book", "greedy-incremental", "quiescence", "pst"] {
+    assert_eq!(text.lines().count(), 13);
+    for name in [
+        "random",
+        "book",
+        "greedy-incremental",
+        "quiescence",
+        "pst",
+        "rookery-nnue",
+    ] {
         assert!(text.contains(name), "{name}");
     }
 }
