@@ -204,7 +204,7 @@ def test_alphabeta_step_by_step_to_its_first_cutoff(d):
 
 def test_a_two_rung_tournament_of_four_games(d):
     tab(d, "tournament")
-    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tour-reference tbody tr")) == 11)
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tour-reference tbody tr")) == 12)
     checked = [c.get_attribute("value") for c in d.find_elements(By.CSS_SELECTOR, "#tour-rungs-pick input:checked")]
     assert checked == ["greedy", "alphabeta"], checked
     set_value(d, "tour-games", 4)
