@@ -55,24 +55,25 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Scandinavian Defence", "e4 d5 exd5 Qxd5 Nc3 Qa5"),
 ];
 
-/// The ladder's results against the rung below (README, "What each technique buys"):
-/// `rookery ladder --games 20 --depth 3 --movetime 50`, 10 openings both ways, fixed-depth rungs
-/// at depth 3, deepening rungs at 50 ms a move. (rung, rung below, wins, draws, losses).
+/// The ladder's results against the rung below, measured 2026-11-24:
+/// `rookery ladder --games 100 --depth 3 --movetime 50 --openings data/2moves_v1.epd`, 100 games a
+/// pairing (50 openings both ways), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move.
+/// (rung, rung below, wins, draws, losses).
 pub const REFERENCE: &[(&str, &str, u32, u32, u32)] = &[
-    ("book", "random", 0, 18, 2),
-    ("greedy", "book", 20, 0, 0),
-    ("greedy-incremental", "greedy", 5, 11, 4),
-    ("minimax", "greedy-incremental", 20, 0, 0),
-    ("alphabeta", "minimax", 6, 8, 6),
-    ("negamax", "alphabeta", 6, 8, 6),
-    ("iterative", "negamax", 13, 7, 0),
-    ("tt", "iterative", 7, 12, 1),
-    ("quiescence", "tt", 9, 8, 3),
-    ("pst", "quiescence", 16, 4, 0),
-    ("rookery", "pst", 20, 0, 0),
-    ("rookery-nnue", "rookery", 8, 7, 5),
+    ("book", "random", 5, 88, 7),
+    ("greedy", "book", 97, 3, 0),
+    ("greedy-incremental", "greedy", 11, 75, 14),
+    ("minimax", "greedy-incremental", 100, 0, 0),
+    ("alphabeta", "minimax", 24, 52, 24),
+    ("negamax", "alphabeta", 24, 52, 24),
+    ("iterative", "negamax", 63, 35, 2),
+    ("tt", "iterative", 51, 42, 7),
+    ("quiescence", "tt", 47, 39, 14),
+    ("pst", "quiescence", 77, 20, 3),
+    ("rookery", "pst", 100, 0, 0),
+    ("rookery-nnue", "rookery", 49, 23, 28),
 ];
-pub const REFERENCE_SETTINGS: &str = "rookery ladder --games 20 --depth 3 --movetime 50: 20 games a pairing (10 openings, both colours), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move, drawn after 150 moves";
+pub const REFERENCE_SETTINGS: &str = "rookery ladder --games 100 --depth 3 --movetime 50 --openings data/2moves_v1.epd (2026-11-24): 100 games a pairing (50 openings, both colours), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move, drawn after 150 moves";
 
 /// Openings: "builtin" (the list above), "start" (the initial position), or positions.
 #[derive(Deserialize, Debug, Clone)]
@@ -780,7 +781,7 @@ mod tests {
         assert_eq!(rows.len(), registry::ENGINES.len() - 1);
         for (row, e) in rows.iter().zip(&registry::ENGINES[1..]) {
             assert_eq!(row["rung"], e.name);
-            assert_eq!(row["games"], 20);
+            assert_eq!(row["games"], 100);
         }
     }
 
