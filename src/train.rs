@@ -324,9 +324,7 @@ impl Trainer {
         let n = self.net.params.len();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         let mut rng = Rng::new(cfg.seed ^ (self.epoch as u64 + 1).wrapping_mul(0x9e37_79b9));
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.index(i + 1));
-        }
+        rng.shuffle(&mut order);
         let batches = train.len().div_ceil(cfg.batch.max(1));
         let total_steps = (batches * cfg.epochs) as u64;
         let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
@@ -585,9 +583,7 @@ pub fn loss_csv(history: &[(f32, f32)], out: &mut dyn Write) -> std::io::Result<
 /// `fraction` (at least one position when there are two or more) for validation.
 pub fn split(mut records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
     let mut rng = Rng::new(seed);
-    for i in (1..records.len()).rev() {
-        records.swap(i, rng.index(i + 1));
-    }
+    rng.shuffle(&mut records);
     let mut k = (records.len() as f64 * fraction).round() as usize;
     if k == 0 && fraction > 0.0 && records.len() >= 2 {
         k = 1;

@@ -124,9 +124,7 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
 
 fn shuffle(records: &mut [Record], seed: u64) {
     let mut rng = Rng::new(seed);
-    for i in (1..records.len()).rev() {
-        records.swap(i, rng.index(i + 1));
-    }
+    rng.shuffle(records);
 }
 
 /// Keeps the first record of each board (the same pieces on the same squares, the same side to

@@ -205,15 +205,7 @@ fn generate(
         } else {
             0.0
         };
-        let bar: String = (0..30)
-            .map(|i| {
-                if (i as f64) < fraction * 30.0 {
-                    '#'
-                } else {
-                    '.'
-                }
-            })
-            .collect();
+        let bar = super::progress_bar(fraction);
         eprint!(
             "\r[{bar}] {} games, {} positions, {rate:.0} positions/s, {} elapsed, {} left   ",
             p.games,

@@ -114,6 +114,19 @@ pub enum Command {
     },
 }
 
+/// A 30-character progress bar for `fraction` (0 to 1) done: `###...`.
+pub fn progress_bar(fraction: f64) -> String {
+    (0..30)
+        .map(|i| {
+            if (i as f64) < fraction * 30.0 {
+                '#'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
 /// Options every command that creates engines shares.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EngineArgs {

@@ -162,15 +162,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     while trainer.epoch < cfg.epochs {
         let train_loss = trainer.epoch(&cfg, &train_s, |p| {
             let fraction = p.batch as f64 / p.batches as f64;
-            let bar: String = (0..30)
-                .map(|i| {
-                    if (i as f64) < fraction * 30.0 {
-                        '#'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect();
+            let bar = super::progress_bar(fraction);
             eprint!(
                 "\repoch {}/{} [{bar}] loss {:.6}, {:.0} positions/s   ",
                 p.epoch, cfg.epochs, p.loss, p.positions_per_second

@@ -45,6 +45,13 @@ impl Rng {
     pub fn index(&mut self, len: usize) -> usize {
         self.below(len as u64) as usize
     }
+
+    /// Shuffles `items` in place (Fisher-Yates): the same seed, the same order.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.index(i + 1));
+        }
+    }
 }
 
 #[cfg(test)]
