@@ -126,6 +126,12 @@ fn an_external_uci_engine_plays_legal_games() {
     ] {
         assert_eq!(f[fault], 0, "{fault}");
     }
+    // The least time left is reported for a clocked player: below its 5 s start plus
+    // increments, above zero since it never flagged.
+    let least = f["least_time_left_ms"]
+        .as_u64()
+        .expect("a clocked player has a least time left");
+    assert!(least > 0 && least <= 5_000 + 100 * 200, "{least}");
 }
 
 #[test]
@@ -177,6 +183,8 @@ fn a_flag_fall_is_a_time_forfeit() {
         let f = standing(&s, "fake-flag");
         assert_eq!(f["time_forfeits"], 2, "{proto}");
         assert_eq!(f["result"]["losses"], 2);
+        // A player that never moved before its flag fell has no time left to report.
+        assert!(f["least_time_left_ms"].is_null(), "{proto}: {f}");
     }
 }
 

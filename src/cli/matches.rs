@@ -98,6 +98,9 @@ pub struct Standing {
     pub hangs: u32,
     pub illegal_moves: u32,
     pub disconnects: u32,
+    /// The least time it had left on its clock as it moved, in milliseconds, over all games
+    /// (clocked players only).
+    pub least_time_left_ms: Option<u64>,
 }
 
 /// A pairing's result, from the first-named player's side.
@@ -402,6 +405,11 @@ impl Tally {
                 _ => s.disconnects += 1,
             }
         }
+        for &(who, left) in &p.least_left {
+            let ms = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
+            let s = &mut self.standings[who];
+            s.least_time_left_ms = Some(s.least_time_left_ms.map_or(ms, |l| l.min(ms)));
+        }
         let ending = p.ending.to_string();
         match self.endings.iter_mut().find(|(e, _)| *e == ending) {
             Some((_, n)) => *n += 1,
@@ -565,14 +573,17 @@ pub fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
     }
     writeln!(
         out,
-        "\n{:<20}{:>8}{:>8}{:>8}{:>8}{:>8}",
-        "Faults", "flags", "crashes", "hangs", "illegal", "discon."
+        "\n{:<20}{:>8}{:>8}{:>8}{:>8}{:>8}{:>12}",
+        "Faults", "flags", "crashes", "hangs", "illegal", "discon.", "least left"
     )?;
     for p in &s.players {
+        let left = p
+            .least_time_left_ms
+            .map_or("-".to_string(), |ms| format!("{:.3} s", ms as f64 / 1000.0));
         writeln!(
             out,
-            "{:<20}{:>8}{:>8}{:>8}{:>8}{:>8}",
-            p.name, p.time_forfeits, p.crashes, p.hangs, p.illegal_moves, p.disconnects
+            "{:<20}{:>8}{:>8}{:>8}{:>8}{:>8}{:>12}",
+            p.name, p.time_forfeits, p.crashes, p.hangs, p.illegal_moves, p.disconnects, left
         )?;
     }
     let endings: Vec<String> = s.endings.iter().map(|(e, n)| format!("{e} {n}")).collect();

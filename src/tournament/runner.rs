@@ -109,6 +109,10 @@ pub struct Played {
     pub culprit: Option<(usize, &'static str)>,
     pub pgn: String,
     pub plies: usize,
+    /// The least time each player had left on its clock as it moved (the moment it answered,
+    /// before the increment), by player index; a player without a clock, or that made no
+    /// move, is not listed.
+    pub least_left: Vec<(usize, Duration)>,
 }
 
 impl Played {
@@ -284,6 +288,8 @@ struct Side<'a> {
     time: Duration,
     /// The scores it reported, newest last.
     scores: Vec<Option<i32>>,
+    /// The least time it had left as it moved.
+    least_left: Option<Duration>,
 }
 
 fn play_game(
@@ -319,6 +325,7 @@ fn play_game(
             limit: cfg.players[job.white].limit,
             time: start_time(job.white),
             scores: Vec::new(),
+            least_left: None,
         },
         Side {
             player: black,
@@ -326,6 +333,7 @@ fn play_game(
             limit: cfg.players[job.black].limit,
             time: start_time(job.black),
             scores: Vec::new(),
+            least_left: None,
         },
     ];
     let side_of = |c: Color| if c == Color::White { 0 } else { 1 };
@@ -410,7 +418,9 @@ fn play_game(
                 });
                 break;
             }
-            sides[me].time = sides[me].time.saturating_sub(spent) + inc;
+            let left = sides[me].time.saturating_sub(spent);
+            sides[me].least_left = Some(sides[me].least_left.map_or(left, |l| l.min(left)));
+            sides[me].time = left + inc;
         }
         let Some(mv) = thought.mv.filter(|&m| game.position().is_legal(m)) else {
             outcome = Some((
@@ -458,6 +468,10 @@ fn play_game(
         culprit,
         pgn,
         plies: game.ply(),
+        least_left: sides
+            .iter()
+            .filter_map(|s| s.least_left.map(|l| (s.index, l)))
+            .collect(),
     }
 }
 
