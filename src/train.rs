@@ -25,12 +25,36 @@ pub const EVAL_SCALE: f32 = 400.0;
 /// Weights stay within this, so that the quantised values fit.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// A position's inputs: the features of each perspective (side to move first) and its target.
-#[derive(Clone, Debug)]
+/// A position's inputs and its target, packed in 72 bytes (no allocation of its own, so that
+/// tens of millions fit in memory): the side to move's features; the other side's are the
+/// same pieces seen from the other side (`mirror_feature`).
+#[derive(Clone, Copy, Debug)]
 pub struct Sample {
-    pub stm: Vec<u16>,
-    pub ntm: Vec<u16>,
+    feats: [u16; 32],
+    len: u8,
     pub target: f32,
+}
+
+impl Sample {
+    /// The features from the side to move's view.
+    pub fn stm(&self) -> &[u16] {
+        &self.feats[..usize::from(self.len)]
+    }
+
+    /// The features from the other side's view, written into `out`.
+    pub fn ntm<'a>(&self, out: &'a mut [u16; 32]) -> &'a [u16] {
+        for (o, &f) in out.iter_mut().zip(self.stm()) {
+            *o = other_side(f);
+        }
+        &out[..usize::from(self.len)]
+    }
+}
+
+/// A feature seen from the other side: the piece changes owner, the board turns over.
+pub fn other_side(f: u16) -> u16 {
+    let half = nnue::INPUTS as u16 / 2;
+    let flipped = if f < half { f + half } else { f - half };
+    flipped ^ 56
 }
 
 /// The features of a record, both perspectives, and the count.
@@ -140,7 +164,9 @@ impl FloatNet {
     pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
         let (b1, w2, b2) = self.offsets();
-        let y = self.forward_mirrored(&s.stm, &s.ntm, acc, mirror);
+        let mut other = [0u16; 32];
+        let ntm = s.ntm(&mut other);
+        let y = self.forward_mirrored(s.stm(), ntm, acc, mirror);
         let p = sigmoid(y);
         let err = p - s.target;
         let g = 2.0 * err * p * (1.0 - p);
@@ -156,7 +182,7 @@ impl FloatNet {
             acc_n[j] = g * self.params[w2 + h + j] * d_n;
             grad[b1 + j] += acc_s[j] + acc_n[j];
         }
-        for (acc_p, feats) in [(&*acc_s, &s.stm), (&*acc_n, &s.ntm)] {
+        for (acc_p, feats) in [(&*acc_s, s.stm()), (&*acc_n, ntm)] {
             for &f in feats {
                 let f = usize::from(f) ^ mirror;
                 let row = &mut grad[f * h..(f + 1) * h];
@@ -197,9 +223,15 @@ pub fn samples(records: &[Record], wdl: f32) -> Vec<Sample> {
         .map(|r| {
             let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
             let k = features(r, &mut s, &mut n);
+            debug_assert!(
+                s[..k]
+                    .iter()
+                    .zip(&n[..k])
+                    .all(|(&a, &b)| other_side(a) == b)
+            );
             Sample {
-                stm: s[..k].to_vec(),
-                ntm: n[..k].to_vec(),
+                feats: s,
+                len: k as u8,
                 target: target(r, wdl),
             }
         })
@@ -293,8 +325,9 @@ impl Trainer {
                         let mut acc = vec![0.0; 2 * self.net.hidden];
                         part.iter()
                             .map(|x| {
-                                let e =
-                                    sigmoid(self.net.forward(&x.stm, &x.ntm, &mut acc)) - x.target;
+                                let mut other = [0u16; 32];
+                                let y = self.net.forward(x.stm(), x.ntm(&mut other), &mut acc);
+                                let e = sigmoid(y) - x.target;
                                 f64::from(e * e)
                             })
                             .sum::<f64>()
@@ -622,6 +655,21 @@ mod tests {
         out
     }
 
+    #[test]
+    fn a_packed_sample_holds_both_perspectives() {
+        assert!(std::mem::size_of::<Sample>() <= 72);
+        let recs = records(|p| (material(p), 0.5));
+        let data = samples(&recs, 0.0);
+        assert!(data.len() > 100);
+        for (r, s) in recs.iter().zip(&data) {
+            let (mut stm, mut ntm) = ([0u16; 32], [0u16; 32]);
+            let k = features(r, &mut stm, &mut ntm);
+            let mut other = [0u16; 32];
+            assert_eq!(s.stm(), &stm[..k]);
+            assert_eq!(s.ntm(&mut other), &ntm[..k]);
+        }
+    }
+
     fn material(pos: &Chess) -> i32 {
         let values = [100, 300, 300, 500, 900, 0];
         let mut s = 0;
@@ -656,13 +704,14 @@ mod tests {
                 data.iter()
                     .map(|s| {
                         let mut a = vec![0.0; 12];
-                        let y = n.forward_mirrored(&s.stm, &s.ntm, &mut a, mirror);
+                        let mut other = [0u16; 32];
+                        let y = n.forward_mirrored(s.stm(), s.ntm(&mut other), &mut a, mirror);
                         let e = f64::from(sigmoid(y) - s.target);
                         e * e
                     })
                     .sum()
             };
-            let feature = usize::from(data[0].stm[0]) ^ mirror;
+            let feature = usize::from(data[0].stm()[0]) ^ mirror;
             let checked = [
                 feature * 6,
                 feature * 6 + 3,
@@ -714,7 +763,8 @@ mod tests {
         // Held-out positions: the learned score is near the material count.
         let mut err = 0.0;
         for (r, s) in val.iter().zip(&val_s) {
-            err += (t.net.centipawns(&s.stm, &s.ntm) - f32::from(r.score)).abs();
+            let mut other = [0u16; 32];
+            err += (t.net.centipawns(s.stm(), s.ntm(&mut other)) - f32::from(r.score)).abs();
         }
         let mean = err / val.len() as f32;
         assert!(mean < 60.0, "mean error {mean} centipawns");
