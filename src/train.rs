@@ -27,7 +27,7 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// A position's inputs and its target, packed in 72 bytes (no allocation of its own, so that
 /// tens of millions fit in memory): the side to move's features; the other side's are the
-/// same pieces seen from the other side (`mirror_feature`).
+/// same pieces seen from the other side (`other_side`).
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     feats: [u16; 32],
@@ -221,14 +221,9 @@ pub fn samples(records: &[Record], wdl: f32) -> Vec<Sample> {
     records
         .iter()
         .map(|r| {
+            // The other side's features are derived when used (`Sample::ntm`).
             let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
             let k = features(r, &mut s, &mut n);
-            debug_assert!(
-                s[..k]
-                    .iter()
-                    .zip(&n[..k])
-                    .all(|(&a, &b)| other_side(a) == b)
-            );
             Sample {
                 feats: s,
                 len: k as u8,
