@@ -79,44 +79,57 @@ pub fn target(r: &Record, wdl: f32) -> f32 {
     wdl * r.result_stm() + (1.0 - wdl) * sigmoid(f32::from(r.score) / EVAL_SCALE)
 }
 
-/// The float network: every parameter in one vector, `[ft weights | ft bias | out weights | out bias]`.
+/// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
+/// out bias]`, the output layer once for each bucket (`nnue::bucket`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
     pub activation: Activation,
+    /// Output buckets, chosen by the number of pieces (1: a single output layer).
+    pub buckets: usize,
     pub params: Vec<f32>,
 }
 
 impl FloatNet {
-    pub fn len(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    pub fn len(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
     }
 
     /// Random feature weights (uniform, scaled to the fan-in), small output weights.
-    pub fn new(hidden: usize, activation: Activation, seed: u64) -> FloatNet {
+    pub fn new(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
-        let mut params = vec![0.0; FloatNet::len(hidden)];
+        let mut params = vec![0.0; FloatNet::len(hidden, buckets)];
         let ft = 1.0 / (32f32).sqrt();
         for p in &mut params[..INPUTS * hidden] {
             *p = uniform(ft);
         }
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
         let o = INPUTS * hidden + hidden;
-        for p in &mut params[o..o + 2 * hidden] {
+        for p in &mut params[o..o + 2 * hidden * buckets] {
             *p = uniform(out);
         }
         FloatNet {
             hidden,
             activation,
+            buckets,
             params,
         }
     }
 
+    /// Where the feature biases, the output weights and the output biases start.
     fn offsets(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        (INPUTS * h, INPUTS * h + h, INPUTS * h + 3 * h)
+        let b1 = INPUTS * h;
+        (b1, b1 + h, b1 + h + 2 * h * self.buckets)
+    }
+
+    /// The output weights and bias of a position with `pieces` pieces.
+    fn output(&self, pieces: usize) -> (usize, usize) {
+        let (_, w2, b2) = self.offsets();
+        let b = nnue::bucket(pieces as u32, self.buckets);
+        (w2 + 2 * self.hidden * b, b2 + b)
     }
 
     fn act(&self, x: f32) -> (f32, f32) {
@@ -136,7 +149,9 @@ impl FloatNet {
     /// `forward` with every square's file flipped (`mirror` 7) or not (0).
     fn forward_mirrored(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
-        let (b1, w2, b2) = self.offsets();
+        let (b1, _, _) = self.offsets();
+        // Every piece is a feature: their count picks the bucket.
+        let (w2, b2) = self.output(stm.len());
         let (acc_s, acc_n) = acc.split_at_mut(h);
         for acc_p in [&mut *acc_s, &mut *acc_n] {
             acc_p.copy_from_slice(&self.params[b1..b1 + h]);
@@ -163,7 +178,8 @@ impl FloatNet {
     /// but for castling, which the inputs do not hold; 0 leaves it as it is.
     pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
-        let (b1, w2, b2) = self.offsets();
+        let (b1, _, _) = self.offsets();
+        let (w2, b2) = self.output(s.stm().len());
         let mut other = [0u16; 32];
         let ntm = s.ntm(&mut other);
         let y = self.forward_mirrored(s.stm(), ntm, acc, mirror);
@@ -203,7 +219,10 @@ impl FloatNet {
             self.params[..b1].iter().map(|&w| q(w, QA)).collect(),
             self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
             self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
-            (self.params[b2] * (QA * QB) as f32).round() as i32,
+            self.params[b2..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             provenance,
         )
         .expect("the float net's shape is a valid net")
@@ -238,6 +257,8 @@ pub fn samples(records: &[Record], wdl: f32) -> Vec<Sample> {
 pub struct Config {
     pub hidden: usize,
     pub activation: Activation,
+    /// Output buckets (1, 2, 4 or 8).
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -256,6 +277,7 @@ impl Default for Config {
         Config {
             hidden: 128,
             activation: Activation::SCReLU,
+            buckets: 1,
             epochs: 30,
             batch: 16_384,
             lr: 0.001,
@@ -291,7 +313,9 @@ pub struct Progress {
     pub positions_per_second: f64,
 }
 
-const CHECKPOINT_MAGIC: &[u8; 4] = b"RKCK";
+/// Checkpoints with the output bucket count; `RKCK` files (one output layer) still read.
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC2";
+const CHECKPOINT_MAGIC_1: &[u8; 4] = b"RKCK";
 
 impl Trainer {
     pub fn new(net: FloatNet) -> Trainer {
@@ -457,6 +481,7 @@ impl Trainer {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         });
+        out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
         out.extend_from_slice(&self.step.to_le_bytes());
         out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
@@ -473,9 +498,12 @@ impl Trainer {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Trainer, String> {
-        if bytes.len() < 12 || &bytes[..4] != CHECKPOINT_MAGIC {
+        if bytes.len() < 12
+            || (&bytes[..4] != CHECKPOINT_MAGIC && &bytes[..4] != CHECKPOINT_MAGIC_1)
+        {
             return Err("not a Rookery training checkpoint".into());
         }
+        let bucketed = &bytes[..4] == CHECKPOINT_MAGIC;
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         if nnue::checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
             return Err("the checkpoint is damaged (checksum)".into());
@@ -494,6 +522,14 @@ impl Trainer {
         if hidden == 0 || hidden > nnue::MAX_HIDDEN {
             return Err(format!("a hidden layer of {hidden}"));
         }
+        let buckets = if bucketed {
+            u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize
+        } else {
+            1
+        };
+        if !nnue::valid_buckets(buckets) {
+            return Err(format!("{buckets} output buckets"));
+        }
         let step = u64::from_le_bytes(take(8)?.try_into().unwrap());
         let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
         let hist = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
@@ -503,7 +539,7 @@ impl Trainer {
             let b = f32::from_le_bytes(take(4)?.try_into().unwrap());
             history.push((a, b));
         }
-        let n = FloatNet::len(hidden);
+        let n = FloatNet::len(hidden, buckets);
         let mut floats = |k: usize| -> Result<Vec<f32>, String> {
             let raw = take(4 * k)?;
             Ok(raw
@@ -518,6 +554,7 @@ impl Trainer {
             net: FloatNet {
                 hidden,
                 activation,
+                buckets,
                 params,
             },
             m,
@@ -677,16 +714,20 @@ mod tests {
 
     #[test]
     fn gradients_agree_with_finite_differences() {
-        for (activation, mirror) in [
-            (Activation::SCReLU, 0),
-            (Activation::CReLU, 0),
-            (Activation::SCReLU, 7),
+        for (activation, mirror, buckets) in [
+            (Activation::SCReLU, 0, 1),
+            (Activation::CReLU, 0, 1),
+            (Activation::SCReLU, 7, 1),
+            (Activation::SCReLU, 0, 8),
         ] {
             let recs = records(|p| (material(p), 0.5));
             let data = samples(&recs[..6], 0.5);
-            let mut net = FloatNet::new(6, activation, 3);
+            let mut net = FloatNet::new(6, activation, buckets, 3);
             // Biases away from the clip points, where the derivative is not defined.
-            let (b1, w2, _) = net.offsets();
+            let (b1, _, _) = net.offsets();
+            // The output layer the first position reads, and one no position here reads.
+            let (w2, b2) = net.output(data[0].stm().len());
+            let unused = if buckets > 1 { net.output(2).0 } else { w2 };
             for j in 0..6 {
                 net.params[b1 + j] = 0.3 + 0.05 * j as f32;
             }
@@ -713,7 +754,8 @@ mod tests {
                 b1 + 2,
                 w2 + 1,
                 w2 + 7,
-                net.params.len() - 1,
+                b2,
+                unused + 3,
             ];
             for &i in &checked {
                 let h = 1e-3f32;
@@ -739,6 +781,8 @@ mod tests {
         let (train, val) = split(recs, 0.1, 9);
         let cfg = Config {
             hidden: 32,
+            // Output buckets: the quantised net must pick the same layer as the float net.
+            buckets: 4,
             epochs: 40,
             batch: 256,
             lr: 0.01,
@@ -748,7 +792,7 @@ mod tests {
         };
         let train_s = samples(&train, cfg.wdl);
         let val_s = samples(&val, cfg.wdl);
-        let mut t = Trainer::new(FloatNet::new(cfg.hidden, cfg.activation, 5));
+        let mut t = Trainer::new(FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, 5));
         let before = t.loss(&val_s, 2);
         for _ in 0..cfg.epochs {
             t.epoch(&cfg, &train_s, |_| {});

@@ -29,6 +29,9 @@ pub struct TrainArgs {
     /// Activation of the hidden layer: screlu or crelu
     #[arg(long, default_value = "screlu")]
     pub activation: String,
+    /// Output buckets, chosen by the number of pieces on the board: 1, 2, 4 or 8
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions a mini-batch
@@ -87,6 +90,9 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             "--epochs and --batch must be at least 1, --lr above 0, --wdl within 0 to 1".into(),
         ));
     }
+    if !crate::nnue::valid_buckets(args.buckets) {
+        return Err(Error::Invalid("--buckets must be 1, 2, 4 or 8".into()));
+    }
     if !(0.0..0.5).contains(&args.val_fraction) {
         return Err(Error::Invalid(
             "--val-fraction must be within 0 to 0.5".into(),
@@ -117,6 +123,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     let cfg = Config {
         hidden,
         activation,
+        buckets: args.buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -130,11 +137,12 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     let train_s = train::samples(&train_r, cfg.wdl);
     let val_s = train::samples(&val_r, cfg.wdl);
     eprintln!(
-        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {}, {threads} threads",
+        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, {threads} threads",
         train_s.len(),
         val_s.len(),
         t0.elapsed().as_secs_f64(),
         crate::nnue::INPUTS,
+        cfg.buckets,
         activation.name()
     );
     drop(train_r);
@@ -144,18 +152,23 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
             let t =
                 Trainer::from_bytes(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
-            if t.net.hidden != hidden || t.net.activation != activation {
+            if t.net.hidden != hidden
+                || t.net.activation != activation
+                || t.net.buckets != cfg.buckets
+            {
                 return Err(Error::Invalid(format!(
-                    "{path}: a net of {} hidden ({}), not {hidden} ({})",
+                    "{path}: a net of {} hidden ({}, {} output buckets), not {hidden} ({}, {} output buckets)",
                     t.net.hidden,
                     t.net.activation.name(),
-                    activation.name()
+                    t.net.buckets,
+                    activation.name(),
+                    cfg.buckets
                 )));
             }
             eprintln!("going on from epoch {} of {path}", t.epoch);
             t
         }
-        None => Trainer::new(FloatNet::new(hidden, activation, args.seed)),
+        None => Trainer::new(FloatNet::new(hidden, activation, cfg.buckets, args.seed)),
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let start_epoch = trainer.epoch;
@@ -203,12 +216,13 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\nwdl: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}\noutput buckets: {}\nwdl: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
         t.epoch,
         cfg.hidden,
+        cfg.buckets,
         cfg.wdl,
         t.history.last().map_or(0.0, |h| h.1),
     );

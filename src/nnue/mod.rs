@@ -10,7 +10,9 @@
 //!   instead of summing thirty ([`Accumulator`], [`Delta`]).
 //! - **Output.** The side to move's accumulator, then the other side's, each clipped to
 //!   `[0, 1]` (and squared, with SCReLU), times one output weight each, plus a bias: the score in
-//!   units of [`SCALE`] centipawns.
+//!   units of [`SCALE`] centipawns. A net may have several output layers ("buckets"), one for
+//!   each range of the number of pieces on the board ([`bucket`]): an opening and an endgame
+//!   weigh the same hidden features differently, at the cost of nothing but a few weights.
 //!
 //! Weights are quantised: the feature transformer by [`QA`], the output layer by [`QB`]. The file
 //! format ([`Network::from_bytes`]) carries a header (magic, version, architecture), where the net
@@ -31,8 +33,23 @@ pub const QB: i32 = 64;
 /// The net's output times this is centipawns.
 pub const SCALE: i32 = 400;
 
+/// The largest output weight (quantised) a net may have: `QA` times it fits in 16 bits. The
+/// trainer clips weights to +/-1.98, 127 when quantised.
+pub const MAX_OUT_WEIGHT: i16 = 128;
+/// The most output buckets a net file may have.
+pub const MAX_BUCKETS: usize = 8;
+
 const MAGIC: &[u8; 4] = b"RKNN";
-const VERSION: u32 = 1;
+/// Version 2 adds the number of output buckets; version 1 files (one output layer) still read.
+const VERSION: u32 = 2;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a net of `buckets`
+/// (1, 2, 4 or 8): the range 2..=32 cut into equal parts, fewest pieces first.
+#[inline]
+pub fn bucket(pieces: u32, buckets: usize) -> usize {
+    let divisor = 32 / buckets.max(1) as u32;
+    ((pieces.clamp(2, 32) - 2) / divisor).min(buckets as u32 - 1) as usize
+}
 
 /// The hidden layer's activation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,13 +106,15 @@ pub fn feature_index(ours: bool, role: Role, sq: usize) -> usize {
 pub struct Network {
     hidden: usize,
     activation: Activation,
+    /// Output buckets (1, 2, 4 or 8).
+    buckets: usize,
     /// `INPUTS` rows of `hidden` weights.
     ft_weights: Box<[i16]>,
     ft_bias: Box<[i16]>,
-    /// The side to move's `hidden` weights, then the other side's.
+    /// For each bucket: the side to move's `hidden` weights, then the other side's.
     out_weights: Box<[i16]>,
-    /// Quantised by `QA * QB`.
-    out_bias: i32,
+    /// One a bucket, quantised by `QA * QB`.
+    out_bias: Box<[i32]>,
     /// Where the net came from: data, command, commit (free text, one `key: value` a line).
     pub provenance: String,
 }
@@ -124,13 +143,14 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 static DEFAULT_NET: &[u8] = include_bytes!("../../nets/default.nnue");
 
 impl Network {
-    /// A net from its parts (the trainer's export). `ft_weights` is `INPUTS` rows of `hidden`.
+    /// A net from its parts (the trainer's export). `ft_weights` is `INPUTS` rows of `hidden`;
+    /// `out_weights` is `2 * hidden` a bucket and `out_bias` one a bucket.
     pub fn from_parts(
         activation: Activation,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
         provenance: String,
     ) -> Result<Network, NetError> {
         let hidden = ft_bias.len();
@@ -139,16 +159,31 @@ impl Network {
                 "a hidden layer of {hidden} (1 to {MAX_HIDDEN} supported)"
             )));
         }
-        if ft_weights.len() != INPUTS * hidden || out_weights.len() != 2 * hidden {
+        let buckets = out_bias.len();
+        if !valid_buckets(buckets) {
+            return Err(NetError(format!(
+                "{buckets} output buckets (1, 2, 4 or 8 supported)"
+            )));
+        }
+        if ft_weights.len() != INPUTS * hidden || out_weights.len() != 2 * hidden * buckets {
             return Err(NetError("the weights do not fit the architecture".into()));
+        }
+        if let Some(w) = out_weights
+            .iter()
+            .find(|w| w.unsigned_abs() > MAX_OUT_WEIGHT as u16)
+        {
+            return Err(NetError(format!(
+                "an output weight of {w} (at most {MAX_OUT_WEIGHT} either way)"
+            )));
         }
         Ok(Network {
             hidden,
             activation,
+            buckets,
             ft_weights: ft_weights.into_boxed_slice(),
             ft_bias: ft_bias.into_boxed_slice(),
             out_weights: out_weights.into_boxed_slice(),
-            out_bias,
+            out_bias: out_bias.into_boxed_slice(),
             provenance,
         })
     }
@@ -172,10 +207,20 @@ impl Network {
         self.activation
     }
 
-    /// `(768 -> 256) x 2 -> 1, SCReLU`.
+    /// Output buckets (1 for a single output layer).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets.
     pub fn architecture(&self) -> String {
+        let out = if self.buckets == 1 {
+            "1".to_string()
+        } else {
+            format!("1 x {} buckets", self.buckets)
+        };
         format!(
-            "({INPUTS} -> {}) x 2 -> 1, {}",
+            "({INPUTS} -> {}) x 2 -> {out}, {}",
             self.hidden,
             self.activation.name()
         )
@@ -189,6 +234,7 @@ impl Network {
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.push(self.activation.code());
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         out.extend_from_slice(&(QA as u16).to_le_bytes());
         out.extend_from_slice(&(QB as u16).to_le_bytes());
         out.extend_from_slice(&(SCALE as u32).to_le_bytes());
@@ -203,7 +249,9 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in self.out_bias.iter() {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
@@ -219,34 +267,40 @@ impl Network {
         let mut r = Reader { bytes, at: 4 };
         let short = || NetError("the net file is cut short".to_string());
         let version = r.u32().ok_or_else(short)?;
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetError(format!(
-                "net file version {version}, this build reads version {VERSION}"
+                "net file version {version}, this build reads versions 1 to {VERSION}"
             )));
         }
         let inputs = r.u32().ok_or_else(short)? as usize;
         let hidden = r.u32().ok_or_else(short)? as usize;
         let activation = r.u8().ok_or_else(short)?;
+        let buckets = if version >= 2 {
+            r.u32().ok_or_else(short)? as usize
+        } else {
+            1
+        };
         let qa = r.u16().ok_or_else(short)?;
         let qb = r.u16().ok_or_else(short)?;
         let scale = r.u32().ok_or_else(short)?;
         if inputs != INPUTS
             || hidden == 0
             || hidden > MAX_HIDDEN
+            || !valid_buckets(buckets)
             || i32::from(qa) != QA
             || i32::from(qb) != QB
             || scale as i32 != SCALE
         {
             return Err(NetError(format!(
-                "unsupported architecture: {inputs} inputs, {hidden} hidden, QA {qa}, QB {qb}, scale {scale} \
-                 (this build reads {INPUTS} inputs, 1 to {MAX_HIDDEN} hidden, QA {QA}, QB {QB}, scale {SCALE})"
+                "unsupported architecture: {inputs} inputs, {hidden} hidden, {buckets} output buckets, QA {qa}, QB {qb}, scale {scale} \
+                 (this build reads {INPUTS} inputs, 1 to {MAX_HIDDEN} hidden, 1, 2, 4 or 8 buckets, QA {QA}, QB {QB}, scale {SCALE})"
             )));
         }
         let activation = Activation::from_code(activation)
             .ok_or_else(|| NetError(format!("unknown activation code {activation}")))?;
         let prov_len = r.u32().ok_or_else(short)? as usize;
-        let weights = INPUTS * hidden + hidden + 2 * hidden;
-        let expected = r.at + prov_len + 2 * weights + 4 + 8;
+        let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
+        let expected = r.at + prov_len + 2 * weights + 4 * buckets + 8;
         if prov_len > bytes.len() || bytes.len() < expected {
             return Err(short());
         }
@@ -263,8 +317,10 @@ impl Network {
         let mut read = |n: usize| -> Vec<i16> { (0..n).map(|_| r.i16().unwrap()).collect() };
         let ft_weights = read(INPUTS * hidden);
         let ft_bias = read(hidden);
-        let out_weights = read(2 * hidden);
-        let out_bias = r.i32().ok_or_else(short)?;
+        let out_weights = read(2 * hidden * buckets);
+        let out_bias = (0..buckets)
+            .map(|_| r.i32().ok_or_else(short))
+            .collect::<Result<Vec<i32>, NetError>>()?;
         Network::from_parts(
             activation,
             ft_weights,
@@ -333,22 +389,23 @@ impl Network {
         }
     }
 
-    /// The score in centipawns for the side to move `turn`, from the accumulators.
-    pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> i32 {
+    /// The score in centipawns for the side to move `turn`, from the accumulators of a board
+    /// with `pieces` pieces on it (which picks the output bucket).
+    pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
         let h = self.hidden;
         let (us, them) = match turn {
             Color::White => (&acc.v[0][..h], &acc.v[1][..h]),
             Color::Black => (&acc.v[1][..h], &acc.v[0][..h]),
         };
-        let (w_us, w_them) = self.out_weights.split_at(h);
+        let b = bucket(pieces, self.buckets);
+        let (w_us, w_them) = self.out_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
+        let bias = i64::from(self.out_bias[b]);
         let out = match self.activation {
             Activation::SCReLU => {
                 let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
-                sum / i64::from(QA) + i64::from(self.out_bias)
+                sum / i64::from(QA) + bias
             }
-            Activation::CReLU => {
-                crelu_dot(us, w_us) + crelu_dot(them, w_them) + i64::from(self.out_bias)
-            }
+            Activation::CReLU => crelu_dot(us, w_us) + crelu_dot(them, w_them) + bias,
         };
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
@@ -357,8 +414,13 @@ impl Network {
     pub fn evaluate_board(&self, board: &Board, turn: Color) -> i32 {
         let mut acc = Accumulator::new();
         self.refresh(board, &mut acc);
-        self.evaluate(&acc, turn)
+        self.evaluate(&acc, turn, board.occupied().count() as u32)
     }
+}
+
+/// Output bucket counts a net may have.
+pub fn valid_buckets(buckets: usize) -> bool {
+    buckets.is_power_of_two() && buckets <= MAX_BUCKETS
 }
 
 #[inline]
@@ -512,6 +574,15 @@ pub(crate) mod tests {
 
     /// A small net with weights from a fixed pseudo-random stream.
     pub(crate) fn random_net(hidden: usize, activation: Activation) -> Network {
+        random_bucketed_net(hidden, activation, 1)
+    }
+
+    /// `random_net` with `buckets` output layers.
+    pub(crate) fn random_bucketed_net(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+    ) -> Network {
         let mut state = 0x1234_5678_9abc_def0u64;
         let mut next = |range: i64| -> i16 {
             state ^= state << 13;
@@ -521,16 +592,121 @@ pub(crate) mod tests {
         };
         let ft_weights = (0..INPUTS * hidden).map(|_| next(60)).collect();
         let ft_bias = (0..hidden).map(|_| next(100)).collect();
-        let out_weights = (0..2 * hidden).map(|_| next(100)).collect();
+        let out_weights = (0..2 * hidden * buckets).map(|_| next(100)).collect();
+        let out_bias = (0..buckets).map(|b| 1234 + 1000 * b as i32).collect();
         Network::from_parts(
             activation,
             ft_weights,
             ft_bias,
             out_weights,
-            1234,
+            out_bias,
             "test".into(),
         )
         .unwrap()
+    }
+
+    /// The bytes of a version 1 file (one output layer, no bucket count) holding `net`.
+    fn version_1_bytes(net: &Network) -> Vec<u8> {
+        assert_eq!(net.buckets(), 1);
+        let v2 = net.to_bytes();
+        // magic, version, inputs, hidden, activation: 17 bytes; then the bucket count.
+        let mut v1 = v2[..17].to_vec();
+        v1[4..8].copy_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[21..v2.len() - 8]);
+        let sum = checksum(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        v1
+    }
+
+    #[test]
+    fn bucketed_nets_read_back_and_version_1_files_still_load() {
+        for buckets in [1, 2, 4, 8] {
+            let net = random_bucketed_net(16, Activation::SCReLU, buckets);
+            assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+        }
+        let net = random_net(16, Activation::CReLU);
+        assert_eq!(Network::from_bytes(&version_1_bytes(&net)).unwrap(), net);
+        let mut odd = random_bucketed_net(16, Activation::SCReLU, 4).to_bytes();
+        odd[17..21].copy_from_slice(&3u32.to_le_bytes());
+        assert!(
+            Network::from_bytes(&odd)
+                .unwrap_err()
+                .0
+                .contains("architecture")
+        );
+        assert!(
+            Network::from_parts(
+                Activation::SCReLU,
+                vec![0; INPUTS * 4],
+                vec![0; 4],
+                vec![0; 8 * 3],
+                vec![0; 3],
+                String::new()
+            )
+            .unwrap_err()
+            .0
+            .contains("buckets")
+        );
+        for w in [MAX_OUT_WEIGHT + 1, i16::MIN] {
+            let mut out_weights = vec![0; 2 * 4];
+            out_weights[3] = w;
+            assert!(
+                Network::from_parts(
+                    Activation::SCReLU,
+                    vec![0; INPUTS * 4],
+                    vec![0; 4],
+                    out_weights,
+                    vec![0],
+                    String::new()
+                )
+                .unwrap_err()
+                .0
+                .contains("output weight")
+            );
+        }
+    }
+
+    /// Each piece count reads its own output layer: with the hidden layer silent, the score is
+    /// the bucket's bias.
+    #[test]
+    fn the_piece_count_picks_the_output_bucket() {
+        assert_eq!(bucket(32, 8), 7);
+        assert_eq!(bucket(2, 8), 0);
+        assert_eq!(bucket(5, 8), 0);
+        assert_eq!(bucket(6, 8), 1);
+        assert_eq!(bucket(17, 1), 0);
+        assert_eq!(bucket(17, 2), 0);
+        assert_eq!(bucket(18, 2), 1);
+        let h = 8;
+        let bias: Vec<i32> = (0..8).map(|b| (b + 1) * QA * QB / 4).collect();
+        let net = Network::from_parts(
+            Activation::SCReLU,
+            vec![0; INPUTS * h],
+            vec![0; h],
+            vec![0; 2 * h * 8],
+            bias,
+            String::new(),
+        )
+        .unwrap();
+        for (fen, pieces) in [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                32,
+            ),
+            ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", 2),
+            ("8/2p5/4k3/8/1R6/3K1N2/8/8 b - - 0 1", 5),
+            ("r3k3/8/8/8/8/8/8/4K2R w - - 0 1", 4),
+            ("r1b1k3/pp6/8/8/8/8/PPP5/2B1K2R w - - 0 1", 11),
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(pos.board().occupied().count(), pieces);
+            let b = bucket(pieces as u32, 8) as i32;
+            assert_eq!(
+                net.evaluate_board(pos.board(), pos.turn()),
+                (b + 1) * SCALE / 4,
+                "{fen}"
+            );
+        }
     }
 
     #[test]
@@ -585,9 +761,10 @@ pub(crate) mod tests {
                     net.refresh(child.board(), &mut fresh);
                     assert_eq!(updated.v[0][..40], fresh.v[0][..40], "{m}");
                     assert_eq!(updated.v[1][..40], fresh.v[1][..40], "{m}");
+                    let pieces = child.board().occupied().count() as u32;
                     assert_eq!(
-                        net.evaluate(&updated, child.turn()),
-                        net.evaluate(&fresh, child.turn())
+                        net.evaluate(&updated, child.turn(), pieces),
+                        net.evaluate(&fresh, child.turn(), pieces)
                     );
                     checked += 1;
                 }

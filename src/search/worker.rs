@@ -305,8 +305,12 @@ impl Worker {
                 "incremental accumulators"
             );
         }
-        net.evaluate(&self.accs[ply].acc, b.turn())
-            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+        net.evaluate(
+            &self.accs[ply].acc,
+            b.turn(),
+            b.pos.board().occupied().count() as u32,
+        )
+        .clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
     /// The static evaluation corrected by the correction histories (Step 6), kept clear of the
