@@ -1,15 +1,41 @@
 //! Records the commit the binary was built from (`ROOKERY_COMMIT`), for the provenance that data
-//! manifests and net files carry. Outside a git checkout it is "unknown".
+//! manifests and net files carry: `-dirty` follows it when tracked files differ from the commit,
+//! so a net or a data set made with uncommitted code says so. Outside a git checkout it is
+//! "unknown".
 
-fn main() {
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short=10", "HEAD"])
+fn git(args: &[&str]) -> Option<String> {
+    std::process::Command::new("git")
+        .args(args)
         .output()
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into());
+}
+
+fn main() {
+    let commit = match git(&["rev-parse", "--short=10", "HEAD"]) {
+        Some(head) => {
+            let dirty = git(&[
+                "--no-optional-locks",
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            if dirty { format!("{head}-dirty") } else { head }
+        }
+        None => "unknown".into(),
+    };
     println!("cargo:rustc-env=ROOKERY_COMMIT={commit}");
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    println!("cargo:rerun-if-changed=.git/refs/heads");
+    for path in [
+        ".git/HEAD",
+        ".git/refs/heads",
+        ".git/index",
+        "src",
+        "nets",
+        "Cargo.toml",
+        "build.rs",
+    ] {
+        println!("cargo:rerun-if-changed={path}");
+    }
 }
