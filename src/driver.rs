@@ -154,6 +154,18 @@ pub fn pgn_record(
     termination: &str,
     comment: &str,
 ) -> String {
+    pgn_record_with_notes(game, header, result, termination, comment, &[])
+}
+
+/// `pgn_record` with a comment after each move (`pgn::write_with_notes`).
+pub fn pgn_record_with_notes(
+    game: &Game,
+    header: &Header,
+    result: Outcome,
+    termination: &str,
+    comment: &str,
+    notes: &[String],
+) -> String {
     let mut tags = vec![
         ("Event", header.event.clone()),
         ("Site", header.site.clone()),
@@ -164,7 +176,7 @@ pub fn pgn_record(
         ("Termination", termination.to_string()),
     ];
     tags.extend(header.extra.iter().cloned());
-    pgn::write(game, &tags, result.pgn(), Some(comment))
+    pgn::write_with_notes(game, &tags, result.pgn(), Some(comment), notes)
 }
 
 /// Writes the PGN record of a game that ended with `end` (its reason as the closing comment) to

@@ -109,12 +109,18 @@ fn two_ladder_engines_play_a_match_with_pgn_and_summary() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 4);
     assert!(text.contains("[Termination ") && text.contains("[Opening ") && text.contains("[FEN "));
+    // The engines' moves carry score/depth and time (the random mover reports no score: time
+    // alone); no clocks.
+    assert!(text.contains("/2 0.0") && text.contains(" {0.0"), "{text}");
+    assert!(!text.contains("%clk"));
     std::fs::remove_file(&pgn).ok();
 }
 
 #[test]
 fn an_external_uci_engine_plays_legal_games() {
-    let s = match_with_fake("uci", "ok", "tc=5+0.1", &[]);
+    let pgn = std::env::temp_dir().join(format!("rookery-match-uci-{}.pgn", std::process::id()));
+    std::fs::remove_file(&pgn).ok();
+    let s = match_with_fake("uci", "ok", "tc=5+0.1", &["--pgn", pgn.to_str().unwrap()]);
     let f = standing(&s, "fake-ok");
     assert_eq!(f["games"], 2);
     for fault in [
@@ -132,6 +138,20 @@ fn an_external_uci_engine_plays_legal_games() {
         .as_u64()
         .expect("a clocked player has a least time left");
     assert!(least > 0 && least <= 5_000 + 100 * 200, "{least}");
+    // Each of its moves carries its clock after the move in the PGN, as lichess reads it; the
+    // greedy engine has no clock, so only about half the moves do.
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    std::fs::remove_file(&pgn).ok();
+    let plies: usize = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[PlyCount \""))
+        .map(|v| v.trim_end_matches("\"]").parse::<usize>().unwrap())
+        .sum();
+    let clocks = text.matches(" [%clk 0:00:").count();
+    assert!(
+        plies > 4 && clocks >= (plies - 2) / 2 && clocks <= plies.div_ceil(2) + 1,
+        "{clocks} clocks in {plies} plies:\n{text}"
+    );
 }
 
 #[test]

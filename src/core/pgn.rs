@@ -204,6 +204,18 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 /// The PGN text of `game`. `tags` come after the roster's Event/Site/Date/Round/White/Black/Result
 /// (pass those in `tags` too; missing ones get `?`); `comment` goes after the last move.
 pub fn write(game: &Game, tags: &[(&str, String)], result: &str, comment: Option<&str>) -> String {
+    write_with_notes(game, tags, result, comment, &[])
+}
+
+/// `write`, with `notes[i]` as a comment after move `i` of the game (from its start position;
+/// an empty note, or none, writes no comment).
+pub fn write_with_notes(
+    game: &Game,
+    tags: &[(&str, String)],
+    result: &str,
+    comment: Option<&str>,
+    notes: &[String],
+) -> String {
     let get = |name: &str| {
         tags.iter()
             .find(|(k, _)| *k == name)
@@ -238,6 +250,9 @@ pub fn write(game: &Game, tags: &[(&str, String)], result: &str, comment: Option
             tokens.push(format!("{}...", pos.fullmoves()));
         }
         tokens.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+        if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
+            tokens.push(format!("{{{}}}", note.replace('}', ")")));
+        }
     }
     if let Some(c) = comment {
         tokens.push(format!("{{{}}}", c.replace('}', ")")));

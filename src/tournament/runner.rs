@@ -12,7 +12,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::player::{self, Clocks, Fault, Limit, Player, PlayerSpec};
 use crate::core::Game;
-use crate::driver::{Header, Outcome, pgn_record, rules_end};
+use crate::driver::{Header, Outcome, pgn_record_with_notes, rules_end};
 use crate::tb::Syzygy;
 
 /// A starting position for a pair of games.
@@ -314,6 +314,9 @@ fn play_game(
         }
     }
     let book_plies = game.ply();
+    // A comment for each move: none for the opening's, the engine's score, depth, time and
+    // clock for the rest.
+    let mut notes = vec![String::new(); book_plies];
     let start_time = |i: usize| match cfg.players[i].limit {
         Limit::Clock { base, .. } => base,
         _ => Duration::ZERO,
@@ -431,6 +434,11 @@ fn play_game(
             break;
         };
         sides[me].scores.push(thought.score);
+        let clock = match sides[me].limit {
+            Limit::Clock { .. } => Some(sides[me].time),
+            _ => None,
+        };
+        notes.push(move_note(thought.score, thought.depth, spent, clock));
         game.play(mv).expect("checked legal");
     }
 
@@ -454,12 +462,13 @@ fn play_game(
         black: cfg.players[job.black].name.clone(),
         extra,
     };
-    let pgn = pgn_record(
+    let pgn = pgn_record_with_notes(
         &game,
         &header,
         Outcome::from_white_score(white_score),
         ending.pgn_termination(),
         &ending.to_string(),
+        &notes,
     );
     Played {
         job,
@@ -473,6 +482,37 @@ fn play_game(
             .filter_map(|s| s.least_left.map(|l| (s.index, l)))
             .collect(),
     }
+}
+
+/// The comment after an engine's move in the PGN, as cutechess writes it and lichess reads the
+/// clock: its score from its own side (`+0.31`, `-M4` for a mate), `/depth`, the time it took
+/// and, on a clock, the time left after the increment: `+0.31/14 0.482s [%clk 0:00:04.568]`.
+pub fn move_note(
+    score: Option<i32>,
+    depth: u32,
+    spent: Duration,
+    clock: Option<Duration>,
+) -> String {
+    let sign = |s: i32| if s >= 0 { '+' } else { '-' };
+    let mut note = match score {
+        Some(s) if s.abs() >= 29_000 => {
+            format!("{}M{}/{depth} ", sign(s), (30_000 - s.abs() + 1) / 2)
+        }
+        Some(s) => format!("{}{:.2}/{depth} ", sign(s), f64::from(s.abs()) / 100.0),
+        None => String::new(),
+    };
+    note += &format!("{:.3}s", spent.as_secs_f64());
+    if let Some(left) = clock {
+        let ms = left.as_millis();
+        note += &format!(
+            " [%clk {}:{:02}:{:02}.{:03}]",
+            ms / 3_600_000,
+            ms / 60_000 % 60,
+            ms / 1000 % 60,
+            ms % 1000
+        );
+    }
+    note
 }
 
 /// Ends a game early by the configured rules, from the scores both engines reported.
@@ -574,6 +614,28 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::move_note;
+    use std::time::Duration;
+
+    #[test]
+    fn a_move_note_has_score_depth_time_and_clock() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            move_note(Some(31), 14, ms(482), Some(ms(4_568))),
+            "+0.31/14 0.482s [%clk 0:00:04.568]"
+        );
+        assert_eq!(
+            move_note(Some(-7), 3, ms(5), Some(ms(3_725_004))),
+            "-0.07/3 0.005s [%clk 1:02:05.004]"
+        );
+        // Mates in moves from the mover's side: in 4 plies is mate in 2 for the one mating.
+        assert_eq!(move_note(Some(30_000 - 3), 9, ms(10), None), "+M2/9 0.010s");
+        assert_eq!(
+            move_note(Some(-(30_000 - 4)), 9, ms(10), None),
+            "-M2/9 0.010s"
+        );
+        assert_eq!(move_note(None, 0, ms(1_500), None), "1.500s");
+    }
     use super::*;
     use crate::tournament::player::Kind;
 
