@@ -71,7 +71,7 @@ pub const REFERENCE: &[(&str, &str, u32, u32, u32)] = &[
     ("quiescence", "tt", 47, 39, 14),
     ("pst", "quiescence", 77, 20, 3),
     ("rookery", "pst", 100, 0, 0),
-    // With the first built-in net (3.0 M positions); the second measured +60 against rookery at
+    // With the first built-in net (3.0 M positions); the third measured +135 against rookery at
     // 5 s + 0.05 s (docs/training.md).
     ("rookery-nnue", "rookery", 49, 23, 28),
 ];
