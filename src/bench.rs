@@ -136,8 +136,8 @@ pub fn run(
 
 /// Runs the bench at `depth` and hands each line of its report to `line`: one per position,
 /// then the total `<nodes> nodes <nps> nps`, or `interrupted` when `stop` was raised first.
-/// `rookery bench` and UCI `bench` print this. The signature is the hand-crafted evaluation's
-/// (`Evaluation::Hce`); `--eval net` gives the net's.
+/// `rookery bench` and UCI `bench` print this. The signature is the default engine's (the
+/// built-in net); `--eval hce` (UCI: `Evaluation hce`) gives the hand-crafted evaluation's.
 pub fn run_printed(
     depth: u32,
     eval: &Evaluation,

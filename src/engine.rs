@@ -133,15 +133,15 @@ pub struct Settings {
     pub syzygy_probe_depth: u32,
     /// Probe only positions with at most this many pieces (kings included).
     pub syzygy_probe_limit: u32,
-    /// The strong engine's evaluation: hand-crafted, or a learned net.
+    /// The strong engine's evaluation: a learned net (by default the built-in one), or the
+    /// hand-crafted one.
     pub eval: Evaluation,
 }
 
 /// Which evaluation the strong engine searches with.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluation {
     /// The hand-crafted evaluation (tuned terms and piece-square tables).
-    #[default]
     Hce,
     /// A learned net (the built-in one or one loaded from a file).
     Net(Arc<Network>),
@@ -171,7 +171,7 @@ impl Default for Settings {
             syzygy: None,
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
-            eval: Evaluation::Hce,
+            eval: Evaluation::builtin_net(),
         }
     }
 }

@@ -122,7 +122,7 @@ pub static OPTIONS: &[Declared] = &[
     Declared { name: "SyzygyPath", kind: Kind::Text, effect: Reconfigure, help: "Syzygy tablebase directories, separated by ':'", store: store_syzygy_path },
     Declared { name: "SyzygyProbeDepth", kind: spin(1, 1, 100), effect: Reconfigure, help: "probe in the search from this remaining depth", store: |o, v| { o.syzygy_probe_depth = v.int() as u32; Ok(()) } },
     Declared { name: "SyzygyProbeLimit", kind: spin(7, 0, 7), effect: Reconfigure, help: "probe positions of at most this many pieces", store: |o, v| { o.syzygy_probe_limit = v.int() as u32; Ok(()) } },
-    Declared { name: "Evaluation", kind: Kind::Combo { default: "hce", vars: &["hce", "net"] }, effect: Reconfigure, help: "the strong engine's evaluation: hand-crafted (hce) or the learned net (net)", store: |o, v| { o.evaluation = v.text(); Ok(()) } },
+    Declared { name: "Evaluation", kind: Kind::Combo { default: "net", vars: &["net", "hce"] }, effect: Reconfigure, help: "the strong engine's evaluation: the learned net (net) or the hand-crafted one (hce)", store: |o, v| { o.evaluation = v.text(); Ok(()) } },
     Declared { name: "EvalFile", kind: Kind::Text, effect: Reconfigure, help: "a net file for Evaluation net (empty: the built-in net)", store: store_eval_file },
     Declared { name: "Engine", kind: Kind::Engine { default: "rookery" }, effect: Recreate, help: "any rung of the ladder, so GUIs and bots can play the tutorial's engines", store: |o, v| { o.engine = v.text(); Ok(()) } },
 ];

@@ -65,7 +65,8 @@ fn engines_lists_the_ladder() {
         "greedy-incremental",
         "quiescence",
         "pst",
-        "rookery-nnue",
+        "rookery-hce",
+        "rookery",
     ] {
         assert!(text.contains(name), "{name}");
     }

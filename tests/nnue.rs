@@ -235,8 +235,17 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         "{}",
         text(&o)
     );
-    let o = rookery(&["bench", "4", "--net", n]);
-    assert_eq!(o.status.code(), Some(2), "--net without --eval net");
+    let total = |o: &Output| text(o).lines().last().map(str::to_string);
+    // `--eval` defaults to the net, so `--net` alone is that net; with `--eval hce` it is refused.
+    let alone = rookery(&["bench", "4", "--net", n]);
+    assert!(alone.status.success(), "{}", text(&alone));
+    assert_eq!(
+        total(&alone).map(|l| l.split_whitespace().next().map(str::to_string)),
+        total(&o).map(|l| l.split_whitespace().next().map(str::to_string))
+    );
+    let o = rookery(&["bench", "4", "--eval", "hce", "--net", n]);
+    assert_eq!(o.status.code(), Some(2), "--net with --eval hce");
+    assert!(text(&o).contains("--net needs --eval net"), "{}", text(&o));
     let _ = std::fs::remove_dir_all(whole.parent().unwrap());
 }
 
@@ -252,7 +261,7 @@ fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
         cut.display()
     ));
     assert!(
-        out.contains("option name Evaluation type combo default hce var hce var net"),
+        out.contains("option name Evaluation type combo default net var net var hce"),
         "{out}"
     );
     assert!(out.contains("option name EvalFile type string"), "{out}");
@@ -261,7 +270,7 @@ fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
         "{out}"
     );
     assert!(out.contains("/no/such/file.nnue"), "{out}");
-    assert!(out.contains("'neural' is not one of hce, net"), "{out}");
+    assert!(out.contains("'neural' is not one of net, hce"), "{out}");
     assert!(
         out.contains("built-in net") && out.contains("In use: the net"),
         "{out}"
@@ -311,8 +320,58 @@ fn searches_with_the_net_keep_their_accumulators_exact() {
     let game =
         Game::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
             .unwrap();
+    engine.new_game();
     let with_net = engine.analyse(&game, &Limits::depth(6)).nodes;
-    engine.configure(&Settings::default()).unwrap();
+    engine
+        .configure(&Settings {
+            eval: Evaluation::Hce,
+            ..Settings::default()
+        })
+        .unwrap();
     let with_hce = engine.analyse(&game, &Limits::depth(6)).nodes;
     assert_ne!(with_net, with_hce);
+    // The default settings are the built-in net's.
+    engine.configure(&Settings::default()).unwrap();
+    engine.new_game();
+    assert_eq!(engine.analyse(&game, &Limits::depth(6)).nodes, with_net);
+}
+
+/// The net is the default; the rung `rookery-hce` and the weakened engine (`UCI_Elo` was measured
+/// on it) search with the hand-crafted evaluation whatever the settings ask for.
+#[test]
+fn the_net_is_the_default_and_the_hand_crafted_evaluation_stays_where_it_is_asked_for() {
+    let game =
+        Game::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+            .unwrap();
+    let nodes = |engine: &mut dyn Engine, settings: &Settings| {
+        engine.configure(settings).unwrap();
+        engine.new_game();
+        let a = engine.analyse(&game, &Limits::depth(6));
+        (a.nodes, a.best)
+    };
+    let net = Settings::default();
+    let hce = Settings {
+        eval: Evaluation::Hce,
+        ..Settings::default()
+    };
+    assert_eq!(net.eval, Evaluation::builtin_net());
+    let default = nodes(&mut Rookery::new(1), &net);
+    let hand_crafted = nodes(&mut Rookery::new(1), &hce);
+    assert_ne!(default.0, hand_crafted.0);
+    let options = rookery::engine::EngineOptions::default();
+    let mut rung = rookery::registry::create("rookery-hce", &options).unwrap();
+    assert_eq!(rung.name(), "rookery-hce");
+    assert_eq!(nodes(rung.as_mut(), &net), hand_crafted);
+    let mut top = rookery::registry::create("rookery", &options).unwrap();
+    assert_eq!(nodes(top.as_mut(), &net), default);
+    assert_eq!(nodes(top.as_mut(), &hce), hand_crafted);
+    // Weakened: the same choices and node counts whichever evaluation is set.
+    let weak = |eval: Evaluation| Settings {
+        limit_elo: Some(1400),
+        eval,
+        ..Settings::default()
+    };
+    let a = nodes(&mut Rookery::new(5), &weak(Evaluation::builtin_net()));
+    let b = nodes(&mut Rookery::new(5), &weak(Evaluation::Hce));
+    assert_eq!(a, b);
 }

@@ -585,6 +585,31 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `bench` searches with the evaluation the `Evaluation` option sets (the net by default).
+#[test]
+fn bench_follows_the_evaluation_option() {
+    let mut e = Engine::start();
+    let mut total = |setting: Option<&str>| {
+        if let Some(value) = setting {
+            e.send(&format!("setoption name Evaluation value {value}"));
+        }
+        e.send("bench 5");
+        let lines = e.until(|l| l.ends_with(" nps"));
+        let last = lines.last().unwrap();
+        last.split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let default = total(None);
+    let hce = total(Some("hce"));
+    let net = total(Some("net"));
+    assert_ne!(default, hce);
+    assert_eq!(default, net);
+    e.quit();
+}
+
 /// `isready` is answered at once and `stop` ends a long perft or bench, which then says
 /// `interrupted` instead of a total that would look final.
 #[test]

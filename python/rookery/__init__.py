@@ -146,8 +146,9 @@ class Analysis:
 class Engine:
     """An engine of the ladder (``random`` ... ``pst``) or the strong engine ``rookery``, by name.
 
-    ``eval="net"`` searches ``rookery`` with the learned evaluation (the built-in net, or the
-    file ``net`` names); ``rookery-nnue`` is that engine as a rung of its own.
+    ``rookery`` searches with the learned evaluation (the built-in net, or the file ``net``
+    names); ``eval="hce"`` gives it the hand-crafted one, which the rung ``rookery-hce`` always
+    uses.
 
     Limits given here are the defaults of every search; ``analyse`` and ``play`` can override
     them. With none at all each engine uses its own (a depth that answers in about a second).
@@ -170,7 +171,7 @@ class Engine:
         threads: int = 1,
         elo: Optional[int] = None,
         syzygy: Optional[str] = None,
-        eval: str = "hce",
+        eval: str = "net",
         net: Optional[str] = None,
     ) -> None:
         self._limits = _limits(depth, movetime, nodes)
@@ -269,7 +270,7 @@ class Engine:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """The strong engine's static evaluation: ``value`` for the side to move, ``white`` from
+    """The hand-crafted evaluation (``rookery-hce``'s): ``value`` for the side to move, ``white`` from
     White's view (centipawns), and each term's (middlegame, endgame) part from White's view."""
 
     value: int
@@ -278,7 +279,7 @@ class Evaluation:
 
 
 def evaluate(board: BoardLike, terms: bool = False) -> Union[int, Evaluation]:
-    """The strong engine's static evaluation of ``board`` in centipawns for the side to move;
+    """The hand-crafted static evaluation of ``board`` in centipawns for the side to move;
     with ``terms=True``, an ``Evaluation`` with every term, as UCI ``eval`` prints it.
 
     >>> rookery.evaluate(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800

@@ -150,7 +150,7 @@ impl NativeEngine {
             .map(|p| Syzygy::open(&p))
             .transpose()
             .map_err(value_error)?;
-        let eval = match (eval.as_deref().unwrap_or("hce"), net) {
+        let eval = match (eval.as_deref().unwrap_or("net"), net) {
             ("hce", None) => Evaluation::Hce,
             ("net", None) => Evaluation::builtin_net(),
             ("net", Some(path)) => Evaluation::Net(Arc::new(

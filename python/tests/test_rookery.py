@@ -26,7 +26,7 @@ STALEMATE = "7k/8/8/8/8/8/5q2/7K w - - 0 1"
 
 def test_engines_lists_the_ladder_in_order():
     names = [e.name for e in rookery.engines()]
-    assert names[0] == "random" and names[-2:] == ["rookery", "rookery-nnue"]
+    assert names[0] == "random" and names[-2:] == ["rookery-hce", "rookery"]
     assert {"minimax", "alphabeta", "negamax", "tt", "quiescence", "pst"} <= set(names)
     assert all(e.idea for e in rookery.engines())
 
@@ -327,16 +327,20 @@ print("move", engine.play(chess.Board()))
     assert "move " in done.stdout
 
 
-def test_the_learned_evaluation_is_chosen_by_eval_and_net(tmp_path):
+def test_the_evaluation_is_chosen_by_eval_and_net(tmp_path):
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-    hce = rookery.Engine("rookery", depth=6).analyse(board)
+    default = rookery.Engine("rookery", depth=6).analyse(board)
     net = rookery.Engine("rookery", depth=6, eval="net").analyse(board)
-    rung = rookery.Engine("rookery-nnue", depth=6).analyse(board)
-    assert net.best in board.legal_moves and rung.best in board.legal_moves
-    # The same search on another evaluation visits other positions; the rung is that engine.
+    hce = rookery.Engine("rookery", depth=6, eval="hce").analyse(board)
+    rung = rookery.Engine("rookery-hce", depth=6).analyse(board)
+    assert hce.best in board.legal_moves and rung.best in board.legal_moves
+    # The default is the net; the same search on another evaluation visits other positions;
+    # the rung is the engine on the hand-crafted evaluation, whatever eval= says.
+    assert default.nodes == net.nodes
     assert net.nodes != hce.nodes
-    assert rung.nodes == net.nodes
-    assert "rookery-nnue" in [e.name for e in rookery.engines()]
+    assert rung.nodes == hce.nodes
+    assert rookery.Engine("rookery-hce", depth=6, eval="net").analyse(board).nodes == hce.nodes
+    assert "rookery-hce" in [e.name for e in rookery.engines()]
     with pytest.raises(ValueError, match="unknown evaluation"):
         rookery.Engine("rookery", eval="neural")
     bad = tmp_path / "bad.nnue"

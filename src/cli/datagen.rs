@@ -20,8 +20,8 @@ pub struct DatagenArgs {
     /// on with the next games
     #[arg(long, value_name = "DIR|FILE.epd")]
     pub out: String,
-    /// The evaluation the games are played with: hce (hand-crafted) or net
-    #[arg(long, default_value = "hce")]
+    /// The evaluation the games are played with: net (the learned one) or hce (hand-crafted)
+    #[arg(long, default_value = "net")]
     pub eval: String,
     /// The net for `--eval net` [default: the built-in net]
     #[arg(long, value_name = "FILE")]
@@ -81,8 +81,12 @@ fn clock(secs: f64) -> String {
 
 /// The evaluation `--eval` and `--net` ask for.
 pub fn evaluation(eval: &str, net: Option<&str>) -> Result<Evaluation, Error> {
-    match (eval.to_ascii_lowercase().as_str(), net) {
-        ("hce" | "", None) => Ok(Evaluation::Hce),
+    let eval = match eval.trim() {
+        "" => "net".to_string(),
+        e => e.to_ascii_lowercase(),
+    };
+    match (eval.as_str(), net) {
+        ("hce", None) => Ok(Evaluation::Hce),
         ("hce", Some(_)) => Err(Error::Invalid("--net needs --eval net".into())),
         ("net", None) => Ok(Evaluation::builtin_net()),
         ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(

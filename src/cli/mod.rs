@@ -67,8 +67,8 @@ pub enum Command {
         /// Search depth
         #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
         depth: u32,
-        /// The evaluation: hce (hand-crafted) or net
-        #[arg(long, default_value = "hce")]
+        /// The evaluation: net (the learned one) or hce (hand-crafted)
+        #[arg(long, default_value = "net")]
         eval: String,
         /// The net for `--eval net` [default: the built-in net]
         #[arg(long, value_name = "FILE")]
@@ -158,8 +158,8 @@ pub struct EngineArgs {
     /// Probe only positions with at most this many pieces, kings included
     #[arg(long, default_value_t = default_spin("SyzygyProbeLimit") as u32, value_name = "PIECES")]
     pub syzygy_probe_limit: u32,
-    /// The strong engine's evaluation: hce (hand-crafted) or net (learned)
-    #[arg(long, default_value = "hce", value_name = "hce|net")]
+    /// The strong engine's evaluation: net (learned) or hce (hand-crafted)
+    #[arg(long, default_value = "net", value_name = "net|hce")]
     pub eval: String,
     /// A net file for `--eval net` [default: the built-in net]
     #[arg(long, value_name = "FILE")]

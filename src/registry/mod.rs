@@ -73,12 +73,12 @@ pub const ENGINES: &[EngineInfo] = &[
         idea: "the Simplified Evaluation Function: piece-square tables",
     },
     EngineInfo {
-        name: "rookery",
-        idea: "the strong engine: PVS, pruning, staged move ordering, tapered evaluation, threads",
+        name: "rookery-hce",
+        idea: "the strong engine's search (PVS, pruning, staged move ordering, threads) on a hand-crafted, tuned evaluation",
     },
     EngineInfo {
-        name: "rookery-nnue",
-        idea: "the same search on a learned evaluation: a network trained on its own self-play",
+        name: "rookery",
+        idea: "the strong engine: the same search on a learned evaluation, a network trained on its own self-play",
     },
 ];
 
@@ -150,8 +150,8 @@ pub fn create(name: &str, options: &EngineOptions) -> Result<Box<dyn Engine>, Er
         "tt" => Box::new(ladder::tt::engine()),
         "quiescence" => Box::new(ladder::quiescence::engine()),
         "pst" => Box::new(ladder::pst::engine()),
+        "rookery-hce" => Box::new(Rookery::hand_crafted(seed)),
         "rookery" => Box::new(Rookery::new(seed)),
-        "rookery-nnue" => Box::new(Rookery::learned(seed)),
         _ => return Err(unknown(&name)),
     };
     let mut engine = search;
@@ -188,7 +188,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 pub fn deepens(name: &str) -> bool {
     matches!(
         name.trim().to_ascii_lowercase().as_str(),
-        "iterative" | "tt" | "quiescence" | "pst" | "rookery" | "rookery-nnue"
+        "iterative" | "tt" | "quiescence" | "pst" | "rookery-hce" | "rookery"
     )
 }
 

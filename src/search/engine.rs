@@ -30,33 +30,36 @@ pub struct Rookery {
     settings: Settings,
     /// The weakened engine's choices (`UCI_LimitStrength`).
     rng: Rng,
-    /// The ladder's `rookery-nnue`: the learned evaluation whatever the settings say (the
-    /// built-in net unless they name another).
-    learned: bool,
+    /// The ladder's `rookery-hce`: the hand-crafted evaluation whatever the settings say.
+    hand_crafted: bool,
 }
 
 impl Rookery {
+    /// The strong engine at the default settings: the built-in net, one thread, 16 MB.
     pub fn new(seed: u64) -> Rookery {
-        let settings = Settings::default();
+        Rookery::with_settings(seed, Settings::default(), false)
+    }
+
+    /// The strong engine on the hand-crafted evaluation: the ladder's `rookery-hce`.
+    pub fn hand_crafted(seed: u64) -> Rookery {
+        let settings = Settings {
+            eval: Evaluation::Hce,
+            ..Settings::default()
+        };
+        Rookery::with_settings(seed, settings, true)
+    }
+
+    fn with_settings(seed: u64, settings: Settings, hand_crafted: bool) -> Rookery {
+        let mut worker = Worker::new(0);
+        worker.set_evaluation(&settings.eval);
         Rookery {
             tt: Arc::new(Tt::new(settings.hash_mb)),
             ageing: None,
-            workers: vec![Worker::new(0)],
+            workers: vec![worker],
             settings,
             rng: Rng::new(seed),
-            learned: false,
+            hand_crafted,
         }
-    }
-
-    /// The strong engine on the learned evaluation: the ladder's `rookery-nnue`.
-    pub fn learned(seed: u64) -> Rookery {
-        let mut r = Rookery::new(seed);
-        r.learned = true;
-        r.settings.eval = Evaluation::builtin_net();
-        for w in &mut r.workers {
-            w.set_evaluation(&r.settings.eval);
-        }
-        r
     }
 
     /// The settings in force.
@@ -183,8 +186,8 @@ impl Rookery {
 
 impl Engine for Rookery {
     fn name(&self) -> &'static str {
-        if self.learned {
-            "rookery-nnue"
+        if self.hand_crafted {
+            "rookery-hce"
         } else {
             "rookery"
         }
@@ -278,8 +281,10 @@ impl Engine for Rookery {
     fn configure(&mut self, settings: &Settings) -> Result<(), Error> {
         let mut result = Ok(());
         let mut settings = settings.clone();
-        if self.learned && settings.eval == Evaluation::Hce {
-            settings.eval = Evaluation::builtin_net();
+        // `UCI_Elo`'s scale was measured on the hand-crafted evaluation, so the weakened engine
+        // plays on it whatever `Evaluation` says.
+        if self.hand_crafted || settings.limit_elo.is_some() {
+            settings.eval = Evaluation::Hce;
         }
         let mb = settings.hash_mb.max(1);
         if mb != self.tt.size_mb()

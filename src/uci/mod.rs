@@ -464,13 +464,11 @@ impl State {
                     return self.said(&e.to_string());
                 }
                 let out = self.out.clone();
+                let eval = self.options.settings().eval;
                 self.start_task(move |stop| {
-                    if let Err(e) = crate::bench::run_printed(
-                        depth,
-                        &crate::engine::Evaluation::Hce,
-                        Some(stop),
-                        |l| out.line(l),
-                    ) {
+                    if let Err(e) =
+                        crate::bench::run_printed(depth, &eval, Some(stop), |l| out.line(l))
+                    {
                         out.info_string(&e.to_string());
                     }
                 });

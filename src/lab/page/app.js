@@ -667,10 +667,10 @@ async function runEval() {
     $("eval-status").textContent = `Final evaluation: ${fmtScore(data.white)} (White's view); ${fmtScore(data.value)} for the side to move. Terms in centipawns, White's view, blended by the game phase.`;
     heat.data = map;
     heat.board.set({ fen: map.fen, legal: [], moves: [] });
-    // The evaluations the server offers (a learned one joins the list when the server has it).
+    // The evaluations the server offers: the hand-crafted one and the built-in net.
     const evals = $("heat-eval");
     if ([...evals.options].map((o) => o.value).join() !== map.evals.join()) {
-      const names = { hce: "hand-crafted", nnue: "learned (NNUE)" };
+      const names = { hce: "hand-crafted", net: "learned (the built-in net)" };
       evals.textContent = "";
       for (const e of map.evals) {
         const o = document.createElement("option");
