@@ -347,5 +347,8 @@ def test_the_evaluation_is_chosen_by_eval_and_net(tmp_path):
     bad.write_bytes(b"RKNN\x01")
     with pytest.raises(ValueError, match="cut short"):
         rookery.Engine("rookery", eval="net", net=str(bad))
-    with pytest.raises(ValueError, match="needs eval='net'"):
+    # eval= defaults to the net, so net= alone names the net; with eval="hce" it is refused.
+    with pytest.raises(ValueError, match="cut short"):
         rookery.Engine("rookery", net=str(bad))
+    with pytest.raises(ValueError, match="needs eval='net'"):
+        rookery.Engine("rookery", eval="hce", net=str(bad))
