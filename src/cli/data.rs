@@ -182,10 +182,18 @@ pub fn stats(records: &[Record]) -> String {
     }
     let unique = dedup(records.to_vec()).len();
     let pct = |k: u64| 100.0 * k as f64 / n;
+    let scale = match fit_sigmoid_scale(records) {
+        Some(k) => format!(
+            "score scale: K {k:.5} fits 1 / (1 + exp(-K score)) to the results best; \
+             +100 centipawns expects {:.1}%\n",
+            100.0 / (1.0 + (-100.0 * k).exp())
+        ),
+        None => "score scale: too few decided scores to fit\n".into(),
+    };
     let mut out = format!(
         "positions: {}\nunique boards: {unique} ({} duplicates, {:.2}%)\n\
          results for the side to move: win {} ({:.1}%), draw {} ({:.1}%), loss {} ({:.1}%)\n\
-         mean |score|: {:.0} centipawns\n",
+         mean |score|: {:.0} centipawns\n{scale}",
         records.len(),
         records.len() - unique,
         pct((records.len() - unique) as u64),
@@ -220,6 +228,49 @@ pub fn stats(records: &[Record]) -> String {
     out
 }
 
+/// The K for which the sigmoid of the search's score, `1 / (1 + exp(-K score))`, is nearest the
+/// game's result (least squares), over the positions scored below 2,000 centipawns (mates and won
+/// endings say little about the scale). The score's meaning in expected results: what a search
+/// score of one pawn is worth in this data, and so the `K` a trainer or a review should use.
+/// `None` when fewer than 100 such positions, or when they hold no decided game.
+pub fn fit_sigmoid_scale(records: &[Record]) -> Option<f64> {
+    let samples: Vec<(f64, f64)> = records
+        .iter()
+        .filter(|r| r.score.unsigned_abs() < 2000)
+        .map(|r| (f64::from(r.score), f64::from(r.result.min(2)) / 2.0))
+        .collect();
+    if samples.len() < 100 || samples.iter().all(|&(_, r)| r == 0.5) {
+        return None;
+    }
+    let loss = |k: f64| {
+        samples
+            .iter()
+            .map(|&(s, r)| (1.0 / (1.0 + (-k * s).exp()) - r).powi(2))
+            .sum::<f64>()
+    };
+    // The loss is unimodal in K over this range: a golden-section search.
+    let (mut lo, mut hi) = (0.0001f64, 0.05f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (hi - g * (hi - lo), lo + g * (hi - lo));
+    let (mut la, mut lb) = (loss(a), loss(b));
+    while hi - lo > 1e-6 {
+        if la < lb {
+            hi = b;
+            b = a;
+            lb = la;
+            a = hi - g * (hi - lo);
+            la = loss(a);
+        } else {
+            lo = a;
+            a = b;
+            la = lb;
+            b = lo + g * (hi - lo);
+            lb = loss(b);
+        }
+    }
+    Some((lo + hi) / 2.0)
+}
+
 fn bar(pct: f64) -> String {
     "#".repeat((pct / 2.0).round() as usize)
 }
@@ -227,6 +278,35 @@ fn bar(pct: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_scale_fitted_is_the_one_the_results_were_drawn_from() {
+        // Results drawn at random with P(win) = sigmoid(K score), K = 0.0056, no draws.
+        let mut rng = crate::core::rng::Rng::new(7);
+        let records: Vec<Record> = (0..40_000)
+            .map(|i| {
+                let score = (i % 1201) as i16 - 600;
+                let p = 1.0 / (1.0 + (-0.0056 * f64::from(score)).exp());
+                let win = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 <= p;
+                Record {
+                    score,
+                    result: if win { 2 } else { 0 },
+                    ..Record::default()
+                }
+            })
+            .collect();
+        let k = fit_sigmoid_scale(&records).unwrap();
+        assert!((k - 0.0056).abs() < 0.0004, "fitted {k}");
+        // All draws, or too few positions, give nothing to fit.
+        let draws: Vec<Record> = records.iter().map(|r| Record { result: 1, ..*r }).collect();
+        assert_eq!(fit_sigmoid_scale(&draws), None);
+        assert_eq!(fit_sigmoid_scale(&records[..50]), None);
+        assert!(
+            stats(&records).contains("score scale: K 0.005"),
+            "{}",
+            stats(&records)
+        );
+    }
 
     #[test]
     fn epd_converts_and_the_statistics_count_it() {
