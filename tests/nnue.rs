@@ -165,6 +165,38 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         dedup.to_str().unwrap(),
     ]);
     assert!(text(&o).contains("positions kept"), "{}", text(&o));
+    let halved = temp("halved.bin");
+    let o = rookery(&[
+        "data",
+        "rescale",
+        w,
+        "--out",
+        halved.to_str().unwrap(),
+        "--factor",
+        "0.5",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let halved_bytes = std::fs::read(&halved).unwrap();
+    assert_eq!(halved_bytes.len(), bytes.len());
+    let score = |b: &[u8], i: usize| i16::from_le_bytes([b[32 * i + 24], b[32 * i + 25]]);
+    for i in 0..bytes.len() / 32 {
+        let s = f64::from(score(&bytes, i)) * 0.5;
+        assert!((f64::from(score(&halved_bytes, i)) - s).abs() <= 0.5, "{i}");
+    }
+    let o = rookery(&[
+        "data",
+        "rescale",
+        w,
+        "--out",
+        halved.to_str().unwrap(),
+        "--factor",
+        "0",
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("above 0"),
+        "{}",
+        text(&o)
+    );
     // A file that is not records is named.
     let junk = temp("junk.bin");
     std::fs::write(&junk, b"0123456789").unwrap();

@@ -47,6 +47,20 @@ pub enum DataCommand {
         #[arg(long, value_name = "FILE")]
         out: String,
     },
+    /// The scores multiplied by a factor: to put data scored by one evaluation on another's scale
+    /// before training on both (`--to-k` takes the factor from the two fitted K of `data stats`)
+    Rescale {
+        #[arg(required = true, num_args = 1..)]
+        paths: Vec<String>,
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// The factor (for example 1.22)
+        #[arg(long, conflicts_with = "to_k", required_unless_present = "to_k")]
+        factor: Option<f64>,
+        /// The K the scores should fit (the factor is this data's K over it)
+        #[arg(long)]
+        to_k: Option<f64>,
+    },
     /// A seeded random split into training and validation files
     Split {
         path: String,
@@ -103,6 +117,35 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
                 n - kept.len()
             );
         }
+        DataCommand::Rescale {
+            paths,
+            out,
+            factor,
+            to_k,
+        } => {
+            let mut records = crate::train::load_all(&paths)?;
+            let factor = match (factor, to_k) {
+                (Some(f), _) => f,
+                (None, Some(k)) if k > 0.0 && k.is_finite() => {
+                    let own = fit_sigmoid_scale(&records).ok_or_else(|| {
+                        Error::Invalid("too few decided scores to fit this data's K".into())
+                    })?;
+                    own / k
+                }
+                _ => return Err(Error::Invalid("--to-k must be above 0".into())),
+            };
+            if !(factor > 0.0 && factor <= 100.0) {
+                return Err(Error::Invalid(format!(
+                    "the factor must be above 0 and at most 100 (not {factor})"
+                )));
+            }
+            rescale(&mut records, factor);
+            store::save(&out, &records)?;
+            println!(
+                "{} positions written to {out}, scores times {factor:.4}",
+                records.len()
+            );
+        }
         DataCommand::Split {
             path,
             out,
@@ -120,6 +163,15 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
         }
     }
     Ok(0)
+}
+
+/// Every score times `factor`, rounded, within the record's range.
+pub fn rescale(records: &mut [Record], factor: f64) {
+    for r in records {
+        r.score = (f64::from(r.score) * factor)
+            .round()
+            .clamp(-32000.0, 32000.0) as i16;
+    }
 }
 
 fn shuffle(records: &mut [Record], seed: u64) {
