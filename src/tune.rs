@@ -154,28 +154,32 @@ fn gradient(entries: &[Entry], params: &[f32], k: f32, lambda: f32, threads: usi
 /// The sigmoid's scale that fits the evaluations to the results best (labels without scores),
 /// by golden-section search.
 pub fn fit_k(entries: &[Entry], params: &[f32], threads: usize) -> f32 {
-    let f = |k: f32| loss(entries, params, k, 0.0, threads);
-    let (mut a, mut b) = (0.0005f32, 0.02f32);
-    let r = 0.618_034f32;
-    let mut c = b - r * (b - a);
-    let mut d = a + r * (b - a);
-    let (mut fc, mut fd) = (f(c), f(d));
-    for _ in 0..40 {
-        if fc < fd {
-            b = d;
-            d = c;
-            fd = fc;
-            c = b - r * (b - a);
-            fc = f(c);
+    let f = |k: f64| loss(entries, params, k as f32, 0.0, threads);
+    golden_section_min(f, 0.0005, 0.02, 40) as f32
+}
+
+/// The minimum of `f` on `lo..hi`, where `f` falls and then rises, by `steps` golden-section
+/// steps (each keeps 0.618 of the interval).
+pub fn golden_section_min(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, steps: usize) -> f64 {
+    let r = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (hi - r * (hi - lo), lo + r * (hi - lo));
+    let (mut fa, mut fb) = (f(a), f(b));
+    for _ in 0..steps {
+        if fa < fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - r * (hi - lo);
+            fa = f(a);
         } else {
-            a = c;
-            c = d;
-            fc = fd;
-            d = a + r * (b - a);
-            fd = f(d);
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + r * (hi - lo);
+            fb = f(b);
         }
     }
-    (a + b) / 2.0
+    (lo + hi) / 2.0
 }
 
 /// Settings of a tuning run.

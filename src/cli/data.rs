@@ -300,27 +300,8 @@ pub fn fit_sigmoid_scale(records: &[Record]) -> Option<f64> {
             .map(|&(s, r)| (1.0 / (1.0 + (-k * s).exp()) - r).powi(2))
             .sum::<f64>()
     };
-    // The loss is unimodal in K over this range: a golden-section search.
-    let (mut lo, mut hi) = (0.0001f64, 0.05f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (hi - g * (hi - lo), lo + g * (hi - lo));
-    let (mut la, mut lb) = (loss(a), loss(b));
-    while hi - lo > 1e-6 {
-        if la < lb {
-            hi = b;
-            b = a;
-            lb = la;
-            a = hi - g * (hi - lo);
-            la = loss(a);
-        } else {
-            lo = a;
-            a = b;
-            la = lb;
-            b = lo + g * (hi - lo);
-            lb = loss(b);
-        }
-    }
-    Some((lo + hi) / 2.0)
+    // The loss is unimodal in K over this range.
+    Some(crate::tune::golden_section_min(loss, 0.0001, 0.05, 40))
 }
 
 fn bar(pct: f64) -> String {
