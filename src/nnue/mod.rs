@@ -444,19 +444,29 @@ fn add_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
     }
 }
 
-/// `sum clamp(x, 0, QA)^2 * w`, in chunks small enough for 32 bits, then 64. `v * w` fits in
-/// 16 bits (output weights are within +/-`MAX_OUT_WEIGHT`), so the products are 16 x 16 -> 32
-/// bits, which vectorise even without SSE4.1's 32-bit multiply.
+/// `sum clamp(x, 0, QA)^2 * w`. `v * w` fits in 16 bits (output weights are within
+/// +/-`MAX_OUT_WEIGHT`), so the products are 16 x 16 -> 32 bits, which vectorise even without
+/// SSE4.1's 32-bit multiply. A block of 128 products (each under 2^23) sums within 32 bits, so
+/// the vector registers are reduced once a block, and the fixed block length leaves the
+/// compiler no remainder loop.
 #[inline]
 fn screlu_dot(x: &[i16], w: &[i16]) -> i64 {
+    const BLOCK: usize = 128;
+    const _: () =
+        assert!(BLOCK * (QA as usize * MAX_OUT_WEIGHT as usize * QA as usize) < i32::MAX as usize);
+    let term = |a: i16, b: i16| {
+        let v = a.clamp(0, QA as i16);
+        i32::from(v.wrapping_mul(b)) * i32::from(v)
+    };
+    let (xs, xr) = x.as_chunks::<BLOCK>();
+    let (ws, wr) = w.as_chunks::<BLOCK>();
     let mut total = 0i64;
-    for (xc, wc) in x.chunks(16).zip(w.chunks(16)) {
-        let mut s = 0i32;
-        for (&a, &b) in xc.iter().zip(wc) {
-            let v = a.clamp(0, QA as i16);
-            s += i32::from(v.wrapping_mul(b)) * i32::from(v);
-        }
+    for (xc, wc) in xs.iter().zip(ws) {
+        let s: i32 = xc.iter().zip(wc).map(|(&a, &b)| term(a, b)).sum();
         total += i64::from(s);
+    }
+    for (&a, &b) in xr.iter().zip(wr) {
+        total += i64::from(term(a, b));
     }
     total
 }
@@ -605,6 +615,49 @@ pub(crate) mod tests {
             "test".into(),
         )
         .unwrap()
+    }
+
+    /// The blocked SCReLU dot product equals a plain 64-bit sum for every length up to
+    /// `MAX_HIDDEN`, whole blocks and remainders, at the extremes of both inputs (the largest
+    /// terms, where 32-bit sums would overflow first) and on mixed values.
+    #[test]
+    fn screlu_dot_equals_a_plain_sum() {
+        let plain = |x: &[i16], w: &[i16]| -> i64 {
+            x.iter()
+                .zip(w)
+                .map(|(&a, &b)| {
+                    let v = i64::from(a.clamp(0, QA as i16));
+                    v * v * i64::from(b)
+                })
+                .sum()
+        };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |lo: i64, hi: i64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (lo + (state % (hi - lo + 1) as u64) as i64) as i16
+        };
+        for len in [0, 1, 15, 127, 128, 129, 200, 256, 384, 512, MAX_HIDDEN] {
+            let top = vec![QA as i16; len];
+            let w_max = vec![MAX_OUT_WEIGHT; len];
+            let w_min = vec![-MAX_OUT_WEIGHT; len];
+            assert_eq!(
+                screlu_dot(&top, &w_max),
+                plain(&top, &w_max),
+                "len {len}, max"
+            );
+            assert_eq!(
+                screlu_dot(&top, &w_min),
+                plain(&top, &w_min),
+                "len {len}, min"
+            );
+            let x: Vec<i16> = (0..len).map(|_| next(-600, 600)).collect();
+            let w: Vec<i16> = (0..len)
+                .map(|_| next(-i64::from(MAX_OUT_WEIGHT), i64::from(MAX_OUT_WEIGHT)))
+                .collect();
+            assert_eq!(screlu_dot(&x, &w), plain(&x, &w), "len {len}, mixed");
+        }
     }
 
     /// The bytes of a version 1 file (one output layer, no bucket count) holding `net`.
