@@ -471,6 +471,7 @@ pub fn run(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 let mut engine = Rookery::new(cfg.seed);
+                engine.set_reproducible(true);
                 let settings = Settings {
                     hash_mb: cfg.hash_mb,
                     eval: cfg.eval.clone(),

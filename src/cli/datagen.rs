@@ -50,8 +50,9 @@ pub struct DatagenArgs {
     /// Random plies after the opening
     #[arg(long, default_value_t = 8)]
     pub random_plies: u32,
-    /// Hash table per thread in MB
-    #[arg(long, default_value_t = 16)]
+    /// Hash table per thread in MB (small: searches of a few thousand nodes fill little of
+    /// it, and a table that stays in the cache plays more games a second)
+    #[arg(long, default_value_t = 2)]
     pub hash: usize,
     /// Label the positions of this PGN file instead of playing games
     #[arg(long, value_name = "FILE")]

@@ -32,6 +32,9 @@ pub struct Rookery {
     rng: Rng,
     /// The ladder's `rookery-hce`: the hand-crafted evaluation whatever the settings say.
     hand_crafted: bool,
+    /// Ageing passes run before the search instead of beside it, so a search by nodes or depth
+    /// gives the same result every time (`set_reproducible`).
+    reproducible: bool,
 }
 
 impl Rookery {
@@ -59,7 +62,17 @@ impl Rookery {
             settings,
             rng: Rng::new(seed),
             hand_crafted,
+            reproducible: false,
         }
+    }
+
+    /// With `on`, the hash table's ageing pass runs before the search it is due at rather than
+    /// on a thread beside it (where its race with the search's writes can change a search by
+    /// nodes or depth from one run to the next). Self-play data is made so, to be rebuilt
+    /// exactly from its seed; the pass costs a walk over the table every `AGEING_PERIOD`
+    /// searches, so keep the table small there.
+    pub fn set_reproducible(&mut self, on: bool) {
+        self.reproducible = on;
     }
 
     /// The settings in force.
@@ -82,6 +95,10 @@ impl Rookery {
             self.finish_ageing();
         }
         if self.tt.new_search(running) {
+            if self.reproducible {
+                self.tt.age();
+                return;
+            }
             let tt = self.tt.clone();
             match std::thread::Builder::new()
                 .name("rookery-tt-ageing".into())
@@ -379,5 +396,41 @@ mod tests {
         let mut longer = vec![e4, e5, uci(&child.play(e5).pos, "g1f3")];
         complete_pv(&tt, &root, &mut longer);
         assert_eq!(longer.len(), 3, "a full line is left alone");
+    }
+
+    /// Searches by nodes from the start position until an ageing pass has been due: the
+    /// engine's node counts, and whether a pass was left running beside the search.
+    fn searches_past_an_ageing_pass(engine: &mut Rookery) -> (Vec<u64>, bool) {
+        let game = Game::new(shakmaty::Chess::default());
+        let limits = Limits {
+            nodes: Some(300),
+            ..Limits::default()
+        };
+        let mut nodes = Vec::new();
+        let mut beside = false;
+        for _ in 0..super::super::tt::AGEING_PERIOD + 2 {
+            let a = engine.search(&game, &limits, &mut |_| {});
+            nodes.push(a.nodes);
+            beside |= engine.ageing.is_some();
+        }
+        (nodes, beside)
+    }
+
+    #[test]
+    fn a_reproducible_engine_ages_its_table_between_searches() {
+        let mut engine = Rookery::new(1);
+        engine.set_reproducible(true);
+        let (first, beside) = searches_past_an_ageing_pass(&mut engine);
+        assert!(
+            !beside,
+            "no pass runs beside a reproducible engine's search"
+        );
+        engine.new_game();
+        let (again, _) = searches_past_an_ageing_pass(&mut engine);
+        assert_eq!(first, again);
+        // A game's engine starts the pass on a thread of its own (where one can be had).
+        let mut engine = Rookery::new(1);
+        let (_, beside) = searches_past_an_ageing_pass(&mut engine);
+        assert!(beside, "the pass runs beside the search by default");
     }
 }
