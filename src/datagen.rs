@@ -28,6 +28,7 @@ use crate::core::game::{fen_of, parse_fen};
 use crate::core::score::MATE_BOUND;
 use crate::core::{Game, Limits, Rng};
 use crate::data::Record;
+use crate::data::games::GameLog;
 use crate::data::store::ChunkWriter;
 use crate::driver::{Outcome, rules_end};
 use crate::engine::{Engine, Evaluation, Settings};
@@ -68,12 +69,16 @@ pub struct Config {
 }
 
 /// One finished game's kept positions, each with the search's score (side to move's), and the
-/// game's result.
+/// game's result; with its start, its moves and the plies of the kept positions for its log.
 #[derive(Debug)]
 pub struct GameRecord {
     pub index: u64,
     pub kept: Vec<(Chess, i32)>,
     pub result: Outcome,
+    pub start: Chess,
+    pub moves: Vec<Move>,
+    /// For each kept position, the plies from `start` to it.
+    pub kept_plies: Vec<usize>,
 }
 
 impl GameRecord {
@@ -99,6 +104,27 @@ impl GameRecord {
                 )
             })
             .collect()
+    }
+
+    /// The game as a log (`data::games`), which gives back its records.
+    pub fn log(&self) -> GameLog {
+        GameLog {
+            index: self.index,
+            result: match self.result {
+                Outcome::BlackWins => 0,
+                Outcome::Draw => 1,
+                Outcome::WhiteWins => 2,
+                Outcome::Unfinished => 3,
+            },
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+            kept: self
+                .kept_plies
+                .iter()
+                .zip(&self.kept)
+                .map(|(&ply, &(_, score))| (ply, score))
+                .collect(),
+        }
     }
 
     /// The kept positions as binary records.
@@ -135,7 +161,11 @@ impl<W: Write> Sink for EpdSink<W> {
 
 impl Sink for ChunkWriter {
     fn write_game(&mut self, _seed: u64, game: &GameRecord) -> Result<(), Error> {
-        ChunkWriter::write_game(self, game.index, &game.records())
+        let mut log = Vec::new();
+        game.log()
+            .encode(&mut log)
+            .map_err(|e| Error::Invalid(format!("game {}: cannot log it: {e}", game.index)))?;
+        ChunkWriter::write_game(self, game.index, &game.records(), &log)
     }
 }
 
@@ -230,6 +260,7 @@ pub fn play_game(
         ..Limits::default()
     };
     let mut kept: Vec<(Chess, i32)> = Vec::new();
+    let mut kept_plies: Vec<usize> = Vec::new();
     let mut winning = (Color::White, 0usize);
     let mut quiet = 0usize;
     let result = loop {
@@ -250,6 +281,7 @@ pub fn play_game(
         let pos = game.position().clone();
         if keep(&pos, mv, score) {
             kept.push((pos.clone(), score));
+            kept_plies.push(game.ply());
         }
         // Adjudication, from White's point of view.
         let white = if pos.turn() == Color::White {
@@ -294,6 +326,9 @@ pub fn play_game(
         index,
         kept,
         result,
+        start: game.start().clone(),
+        moves: game.moves().to_vec(),
+        kept_plies,
     })
 }
 
@@ -494,6 +529,9 @@ pub fn run(
                         index,
                         kept: Vec::new(),
                         result: Outcome::Draw,
+                        start: Chess::default(),
+                        moves: Vec::new(),
+                        kept_plies: Vec::new(),
                     });
                     if tx.send(game).is_err() {
                         return;

@@ -282,6 +282,105 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
 }
 
 #[test]
+fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_from_them() {
+    // Its own directory: the test above removes its own when it ends.
+    let root = std::env::temp_dir().join(format!("rookery-logs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let path = |name: &str| root.join(name).to_str().unwrap().to_string();
+    let (made, packed, restored, eight) = (
+        path("made"),
+        path("packed"),
+        path("restored"),
+        path("eight"),
+    );
+    assert!(datagen(&made, "4").status.success());
+    let o = rookery(&["data", "pack", &made, "--out", &packed]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("of 4 games in 1 chunks packed"),
+        "{}",
+        text(&o)
+    );
+    // The packed set holds logs and the manifest, no records, and reads as the same data.
+    let names: Vec<String> = std::fs::read_dir(&packed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".bin")), "{names:?}");
+    assert!(
+        names.contains(&"chunk-000000.games".to_string()),
+        "{names:?}"
+    );
+    let made_bytes = chunk_bytes(std::path::Path::new(&made));
+    let stats = text(&rookery(&["data", "stats", &packed]));
+    assert!(
+        stats.contains(&format!("positions: {}", made_bytes.len() / 32)),
+        "{stats}"
+    );
+    let logs = std::fs::metadata(root.join("packed/chunk-000000.games"))
+        .unwrap()
+        .len();
+    assert!(logs * 5 < made_bytes.len() as u64, "{logs} bytes of logs");
+    // Unpacked: the records and the manifest as the generator wrote them.
+    let o = rookery(&["data", "unpack", &packed, "--out", &restored]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(chunk_bytes(std::path::Path::new(&restored)), made_bytes);
+    assert_eq!(
+        std::fs::read(root.join("restored/manifest.json")).unwrap(),
+        std::fs::read(root.join("made/manifest.json")).unwrap()
+    );
+    // The generator goes on in the restored set as if it had never left: four more games are
+    // the bytes of eight in one run.
+    let o = datagen(&restored, "4");
+    assert!(text(&o).contains("going on from game 4"), "{}", text(&o));
+    assert!(datagen(&eight, "8").status.success());
+    assert_eq!(
+        chunk_bytes(std::path::Path::new(&restored)),
+        chunk_bytes(std::path::Path::new(&eight))
+    );
+    assert_eq!(
+        std::fs::read(root.join("restored/chunk-000000.games")).unwrap(),
+        std::fs::read(root.join("eight/chunk-000000.games")).unwrap()
+    );
+    // A damaged log is named, and nothing is written from it.
+    let log = root.join("packed/chunk-000000.games");
+    let mut bytes = std::fs::read(&log).unwrap();
+    let n = bytes.len();
+    bytes.truncate(n - 3);
+    std::fs::write(&log, &bytes).unwrap();
+    let o = rookery(&["data", "unpack", &packed, "--out", &path("bad")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("chunk-000000.games"), "{}", text(&o));
+    let o = rookery(&["data", "stats", &packed]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = rookery(&["data", "pack", &path("nowhere"), "--out", &path("p2")]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // A chunk written before the generator kept logs: the generator starts a new chunk (with
+    // its log) and `pack` leaves the old one out, saying so.
+    let manifest = root.join("eight/manifest.json");
+    let text_m = std::fs::read_to_string(&manifest).unwrap();
+    let old: String = text_m
+        .lines()
+        .filter(|l| !l.contains("\"log_bytes\""))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace("\"next_game\": 8,", "\"next_game\": 8");
+    std::fs::write(&manifest, old).unwrap();
+    std::fs::remove_file(root.join("eight/chunk-000000.games")).unwrap();
+    assert!(datagen(&eight, "2").status.success());
+    assert!(root.join("eight/chunk-000001.games").exists());
+    let o = rookery(&["data", "pack", &eight, "--out", &path("p3")]);
+    assert!(
+        o.status.success() && text(&o).contains("of 2 games in 1 chunks packed"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("1 chunks written before"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
 fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
     let cut = temp("cut.nnue");
     let good = Network::default_net().to_bytes();

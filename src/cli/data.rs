@@ -1,5 +1,6 @@
 //! `rookery data`: look at and prepare training data (32-byte records, see `data`): statistics,
-//! conversion from EPD, shuffling, removing duplicates, a validation split, concatenation.
+//! conversion from EPD, shuffling, removing duplicates, a validation split, concatenation, and
+//! packing a data set as its game logs (`data::games`) and back.
 
 use std::collections::HashSet;
 use std::io::BufRead;
@@ -60,6 +61,22 @@ pub enum DataCommand {
         /// The K the scores should fit (the factor is this data's K over it)
         #[arg(long)]
         to_k: Option<f64>,
+    },
+    /// The game logs of a data directory, checked, with its manifest: the data set in about
+    /// three bytes a position, to keep where the records would not fit (a repository)
+    Pack {
+        /// A data directory written by `rookery datagen --out DIR`
+        dir: String,
+        #[arg(long, value_name = "DIR")]
+        out: String,
+    },
+    /// A packed data set back as a full data directory: records, logs and manifest, ready for
+    /// training and for `rookery datagen` to go on in
+    Unpack {
+        /// A directory written by `rookery data pack`
+        dir: String,
+        #[arg(long, value_name = "DIR")]
+        out: String,
     },
     /// A seeded random split into training and validation files
     Split {
@@ -144,6 +161,32 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
             println!(
                 "{} positions written to {out}, scores times {factor:.4}",
                 records.len()
+            );
+        }
+        DataCommand::Pack { dir, out } => {
+            let p = store::pack(&dir, &out)?;
+            println!(
+                "{} positions of {} games in {} chunks packed into {out} ({:.1} MB of game logs, {:.2} bytes a position){}",
+                p.positions,
+                p.games,
+                p.chunks,
+                p.log_bytes as f64 / 1e6,
+                p.log_bytes as f64 / p.positions.max(1) as f64,
+                if p.without_log > 0 {
+                    format!(
+                        "; {} chunks written before the generator kept game logs left out",
+                        p.without_log
+                    )
+                } else {
+                    String::new()
+                }
+            );
+        }
+        DataCommand::Unpack { dir, out } => {
+            let p = store::unpack(&dir, &out)?;
+            println!(
+                "{} positions of {} games in {} chunks unpacked into {out}",
+                p.positions, p.games, p.chunks
             );
         }
         DataCommand::Split {

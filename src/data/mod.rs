@@ -18,6 +18,7 @@
 //! A data set is a file of records, or a directory of chunk files with a `manifest.json` (see
 //! [`store`]).
 
+pub mod games;
 pub mod store;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};

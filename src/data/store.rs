@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::games::{MAGIC, log_records};
 use super::{RECORD_SIZE, Record, parse_records};
 use crate::error::Error;
 
@@ -50,6 +51,20 @@ pub struct Chunk {
     pub first_game: u64,
     /// One past the last game whose positions are counted.
     pub next_game: u64,
+    /// Bytes of the chunk's game log (`chunk-NNNNNN.games`, see `data::games`) counted, its magic
+    /// included; none for a chunk written before the generator kept logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_bytes: Option<u64>,
+}
+
+impl Chunk {
+    /// The name of the chunk's game log.
+    pub fn log_file(&self) -> String {
+        match self.file.strip_suffix(".bin") {
+            Some(stem) => format!("{stem}.games"),
+            None => format!("{}.games", self.file),
+        }
+    }
 }
 
 impl Manifest {
@@ -79,6 +94,28 @@ fn read_manifest(dir: &Path) -> Result<Option<Manifest>, Error> {
     }
 }
 
+/// Cuts the file at `path` back to the `counted` bytes the manifest says it holds.
+fn cut_to(path: &Path, counted: u64) -> Result<(), Error> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| Error::io(path.display(), e))?
+        .len();
+    if len < counted {
+        return Err(Error::Invalid(format!(
+            "{}: holds {len} bytes but the manifest counts {counted}: the data was cut outside the generator",
+            path.display()
+        )));
+    }
+    if len > counted {
+        let f = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|e| Error::io(path.display(), e))?;
+        f.set_len(counted)
+            .map_err(|e| Error::io(path.display(), e))?;
+    }
+    Ok(())
+}
+
 fn write_manifest(dir: &Path, m: &Manifest) -> Result<(), Error> {
     let tmp = dir.join(format!("{MANIFEST}.tmp"));
     let text = serde_json::to_string_pretty(m).expect("a manifest serialises");
@@ -91,6 +128,7 @@ pub struct ChunkWriter {
     dir: PathBuf,
     manifest: Manifest,
     file: Option<File>,
+    log: Option<File>,
     seed: u64,
     last_save: Instant,
 }
@@ -132,24 +170,9 @@ impl ChunkWriter {
             }
         };
         if let Some(last) = manifest.chunks.last() {
-            let path = dir.join(&last.file);
-            let counted = last.positions * RECORD_SIZE as u64;
-            let len = std::fs::metadata(&path)
-                .map_err(|e| Error::io(path.display(), e))?
-                .len();
-            if len < counted {
-                return Err(Error::Invalid(format!(
-                    "{}: holds {len} bytes but the manifest counts {counted}: the data was cut outside the generator",
-                    path.display()
-                )));
-            }
-            if len > counted {
-                let f = OpenOptions::new()
-                    .write(true)
-                    .open(&path)
-                    .map_err(|e| Error::io(path.display(), e))?;
-                f.set_len(counted)
-                    .map_err(|e| Error::io(path.display(), e))?;
+            cut_to(&dir.join(&last.file), last.positions * RECORD_SIZE as u64)?;
+            if let Some(bytes) = last.log_bytes {
+                cut_to(&dir.join(last.log_file()), bytes)?;
             }
         }
         let first = manifest.next_game(seed);
@@ -168,6 +191,7 @@ impl ChunkWriter {
                 dir,
                 manifest,
                 file: None,
+                log: None,
                 seed,
                 last_save: Instant::now(),
             },
@@ -175,11 +199,13 @@ impl ChunkWriter {
         ))
     }
 
-    /// Appends game `index`'s records.
-    pub fn write_game(&mut self, index: u64, records: &[Record]) -> Result<(), Error> {
+    /// Appends game `index`'s records and its log (one game's bytes, `data::games`).
+    pub fn write_game(&mut self, index: u64, records: &[Record], log: &[u8]) -> Result<(), Error> {
         let needs_new = match self.manifest.chunks.last() {
             None => true,
-            Some(c) => c.seed != self.seed || c.positions >= CHUNK_POSITIONS,
+            Some(c) => {
+                c.seed != self.seed || c.positions >= CHUNK_POSITIONS || c.log_bytes.is_none()
+            }
         };
         if needs_new {
             self.save()?;
@@ -190,19 +216,28 @@ impl ChunkWriter {
                 positions: 0,
                 first_game: index,
                 next_game: index,
+                log_bytes: Some(MAGIC.len() as u64),
             });
             self.file = None;
+            self.log = None;
+            let chunk = self.manifest.chunks.last().unwrap();
+            let path = self.dir.join(chunk.log_file());
+            std::fs::write(&path, MAGIC).map_err(|e| Error::io(path.display(), e))?;
         }
         let chunk = self.manifest.chunks.last_mut().unwrap();
+        let open = |name: &str| {
+            let path = self.dir.join(name);
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| Error::io(path.display(), e))
+        };
         if self.file.is_none() {
-            let path = self.dir.join(&chunk.file);
-            self.file = Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
-                    .map_err(|e| Error::io(path.display(), e))?,
-            );
+            self.file = Some(open(&chunk.file)?);
+        }
+        if self.log.is_none() {
+            self.log = Some(open(&chunk.log_file())?);
         }
         let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
         for r in records {
@@ -211,7 +246,13 @@ impl ChunkWriter {
         let file = self.file.as_mut().unwrap();
         file.write_all(&bytes)
             .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
+        self.log
+            .as_mut()
+            .unwrap()
+            .write_all(log)
+            .map_err(|e| Error::Invalid(format!("cannot write the game log: {e}")))?;
         chunk.positions += records.len() as u64;
+        chunk.log_bytes = chunk.log_bytes.map(|b| b + log.len() as u64);
         chunk.next_game = index + 1;
         if self.last_save.elapsed() >= Duration::from_secs(2) {
             self.save()?;
@@ -221,7 +262,10 @@ impl ChunkWriter {
 
     /// Flushes the data, then writes the manifest that counts it.
     pub fn save(&mut self) -> Result<(), Error> {
-        if let Some(f) = self.file.as_mut() {
+        for f in [self.file.as_mut(), self.log.as_mut()]
+            .into_iter()
+            .flatten()
+        {
             f.sync_data()
                 .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
         }
@@ -240,8 +284,53 @@ impl Drop for ChunkWriter {
     }
 }
 
-/// Every record of a data set: a directory with a manifest (the counted positions of each chunk)
-/// or a file of records.
+/// The counted records of one chunk of the data directory `dir`: from its record file, or, where
+/// that is missing, from its game log.
+fn chunk_records(dir: &Path, c: &Chunk) -> Result<Vec<Record>, Error> {
+    let file = dir.join(&c.file);
+    if !file.exists()
+        && let Some(log_bytes) = c.log_bytes
+    {
+        return log_chunk_records(dir, c, log_bytes);
+    }
+    let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
+    let counted = (c.positions as usize) * RECORD_SIZE;
+    if bytes.len() < counted {
+        return Err(Error::Invalid(format!(
+            "{}: shorter than the manifest counts",
+            file.display()
+        )));
+    }
+    parse_records(&bytes[..counted]).map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))
+}
+
+/// The records a chunk's game log gives back, checked against the manifest's counts.
+fn log_chunk_records(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<Record>, Error> {
+    let file = dir.join(c.log_file());
+    let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
+    let counted = usize::try_from(log_bytes).unwrap_or(usize::MAX);
+    if bytes.len() < counted {
+        return Err(Error::Invalid(format!(
+            "{}: shorter than the manifest counts",
+            file.display()
+        )));
+    }
+    let (records, games) = log_records(&bytes[..counted])
+        .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?;
+    if records.len() as u64 != c.positions || games as u64 != c.next_game - c.first_game {
+        return Err(Error::Invalid(format!(
+            "{}: {} positions of {games} games, the manifest counts {} of {}",
+            file.display(),
+            records.len(),
+            c.positions,
+            c.next_game - c.first_game
+        )));
+    }
+    Ok(records)
+}
+
+/// Every record of a data set: a directory with a manifest (the counted positions of each chunk,
+/// from its record file or its game log) or a file of records.
 pub fn load(path: &str) -> Result<Vec<Record>, Error> {
     let p = Path::new(path);
     if p.is_dir() {
@@ -249,25 +338,124 @@ pub fn load(path: &str) -> Result<Vec<Record>, Error> {
             .ok_or_else(|| Error::Invalid(format!("{path}: a directory without {MANIFEST}")))?;
         let mut out = Vec::with_capacity(m.total_positions() as usize);
         for c in &m.chunks {
-            let file = p.join(&c.file);
-            let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
-            let counted = (c.positions as usize) * RECORD_SIZE;
-            if bytes.len() < counted {
-                return Err(Error::Invalid(format!(
-                    "{}: shorter than the manifest counts",
-                    file.display()
-                )));
-            }
-            out.extend(
-                parse_records(&bytes[..counted])
-                    .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?,
-            );
+            out.extend(chunk_records(p, c)?);
         }
         Ok(out)
     } else {
         let bytes = std::fs::read(p).map_err(|e| Error::io(path, e))?;
         parse_records(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))
     }
+}
+
+/// What `pack` and `unpack` did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Packed {
+    pub chunks: usize,
+    pub positions: u64,
+    pub games: u64,
+    /// Chunks left out: written before the generator kept game logs.
+    pub without_log: usize,
+    /// Bytes of the game logs.
+    pub log_bytes: u64,
+}
+
+fn data_manifest(dir: &Path) -> Result<Manifest, Error> {
+    if !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{}: not a data directory",
+            dir.display()
+        )));
+    }
+    read_manifest(dir)?
+        .ok_or_else(|| Error::Invalid(format!("{}: a directory without {MANIFEST}", dir.display())))
+}
+
+/// Creates `dir` if needed; refuses one holding files other than a data set's.
+fn prepare_out(dir: &Path) -> Result<(), Error> {
+    if dir.is_file() {
+        return Err(Error::Invalid(format!(
+            "{}: a file, not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), e))?;
+    let has_manifest = dir.join(MANIFEST).exists();
+    let nonempty = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir.display(), e))?
+        .next()
+        .is_some();
+    if nonempty && !has_manifest {
+        return Err(Error::Invalid(format!(
+            "{}: not empty and has no {MANIFEST}: give a new or empty directory",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Copies the game logs and the manifest of the data directory `from` into `to`, each log checked
+/// by replaying it: a data set small enough to keep in a repository, which `unpack` (or any
+/// reader of data sets) turns back into its records. Chunks without a log are left out of the
+/// copy's manifest; a copy made before is brought up to date.
+pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
+    let (src, dst) = (Path::new(from), Path::new(to));
+    let mut m = data_manifest(src)?;
+    prepare_out(dst)?;
+    let mut done = Packed::default();
+    let mut kept = Vec::new();
+    for c in m.chunks.drain(..) {
+        let Some(log_bytes) = c.log_bytes else {
+            done.without_log += 1;
+            continue;
+        };
+        log_chunk_records(src, &c, log_bytes)?;
+        let name = c.log_file();
+        let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
+        let target = dst.join(&name);
+        std::fs::write(&target, &bytes[..log_bytes as usize])
+            .map_err(|e| Error::io(target.display(), e))?;
+        done.chunks += 1;
+        done.positions += c.positions;
+        done.games += c.next_game - c.first_game;
+        done.log_bytes += log_bytes;
+        kept.push(c);
+    }
+    m.chunks = kept;
+    write_manifest(dst, &m)?;
+    Ok(done)
+}
+
+/// Turns the game logs of a data directory (`pack`'s) back into a full data directory `to`:
+/// record files, logs and manifest, byte for byte what the generator wrote, so that `rookery
+/// datagen` goes on in it and training reads it without replaying the games.
+pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
+    let (src, dst) = (Path::new(from), Path::new(to));
+    let m = data_manifest(src)?;
+    prepare_out(dst)?;
+    let mut done = Packed::default();
+    for c in &m.chunks {
+        let Some(log_bytes) = c.log_bytes else {
+            return Err(Error::Invalid(format!(
+                "{}: chunk {} has no game log",
+                src.display(),
+                c.file
+            )));
+        };
+        let records = log_chunk_records(src, c, log_bytes)?;
+        let target = dst.join(&c.file);
+        save(&target.to_string_lossy(), &records)?;
+        let name = c.log_file();
+        let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
+        let target = dst.join(&name);
+        std::fs::write(&target, &bytes[..log_bytes as usize])
+            .map_err(|e| Error::io(target.display(), e))?;
+        done.chunks += 1;
+        done.positions += c.positions;
+        done.games += c.next_game - c.first_game;
+        done.log_bytes += log_bytes;
+    }
+    write_manifest(dst, &m)?;
+    Ok(done)
 }
 
 /// Writes `records` as one file of records.
@@ -297,11 +485,11 @@ mod tests {
         let d = dir.to_str().unwrap();
         let (mut w, first) = ChunkWriter::open(d, 5, "test", "abc").unwrap();
         assert_eq!(first, 0);
-        w.write_game(0, &records(3, 0)).unwrap();
-        w.write_game(1, &records(2, 10)).unwrap();
+        w.write_game(0, &records(3, 0), b"g0").unwrap();
+        w.write_game(1, &records(2, 10), b"g1").unwrap();
         w.save().unwrap();
         // Game 2 is written but the process dies before the manifest counts it, half a record in.
-        w.write_game(2, &records(4, 20)).unwrap();
+        w.write_game(2, &records(4, 20), b"g2").unwrap();
         std::mem::forget(w);
         let chunk = dir.join("chunk-000000.bin");
         let len = std::fs::metadata(&chunk).unwrap().len();
@@ -313,8 +501,11 @@ mod tests {
             .unwrap();
         let (mut w, first) = ChunkWriter::open(d, 5, "test again", "abc").unwrap();
         assert_eq!(first, 2, "game 2 is played again");
-        w.write_game(2, &records(4, 20)).unwrap();
+        w.write_game(2, &records(4, 20), b"G2").unwrap();
         drop(w);
+        // The log was cut back to what was counted too, its torn game replaced.
+        let log = std::fs::read(dir.join("chunk-000000.games")).unwrap();
+        assert_eq!(log, [&MAGIC[..], b"g0g1G2"].concat());
         let all = load(d).unwrap();
         assert_eq!(all.len(), 9);
         assert_eq!(all[5].score, 20);
@@ -325,7 +516,7 @@ mod tests {
         // Another seed starts its own chunk.
         let (mut w, first) = ChunkWriter::open(d, 6, "other seed", "abc").unwrap();
         assert_eq!(first, 0);
-        w.write_game(0, &records(1, 0)).unwrap();
+        w.write_game(0, &records(1, 0), b"x").unwrap();
         drop(w);
         let m = read_manifest(&dir).unwrap().unwrap();
         assert_eq!(m.chunks.len(), 2);

@@ -1,0 +1,399 @@
+//! Game logs: the self-play games behind a data set, small enough to keep in the repository.
+//!
+//! A 32-byte record a position makes 30 million positions about a gigabyte. The games they come
+//! from say the same in about three bytes a position: the start, one byte a move, which positions
+//! were kept and their scores. Replaying a log gives back every record, byte for byte, in the
+//! order the generator wrote them, so a data set outlives the machine it was made on without its
+//! games being played again.
+//!
+//! A log file starts with the eight bytes `RKGAMES1`; then come the games, each a varint `n` and
+//! `n` bytes:
+//!
+//! | field | encoding |
+//! |---|---|
+//! | the game's number (in its seed's sequence) | varint |
+//! | the result | one byte: 0 Black won, 1 draw, 2 White won, 3 unfinished (a draw in the records) |
+//! | the start position | varint length, then its FEN |
+//! | the moves | varint count, then a byte each: the move's index among the legal moves sorted by their UCI form (from square, to square, promotion; castling as the king's move) |
+//! | the kept positions | a bit each position from the start to after the last move (low bit first), set if kept |
+//! | their scores | for each kept position, the search's score for the side to move minus the previous kept score (0 before the first), zigzag varint |
+//!
+//! Varints are LEB128 (seven bits a byte, low first). The order of sorted moves depends on the
+//! rules alone, not on a move generator's order, so a log reads the same under any version of
+//! `shakmaty`.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position};
+
+use super::Record;
+use crate::core::game::{fen_of, parse_fen};
+
+/// The first bytes of a log file.
+pub const MAGIC: &[u8; 8] = b"RKGAMES1";
+/// Plies a game may hold in a log (the generator stops a game at 400 plies after its start).
+pub const MAX_LOG_PLIES: usize = 4096;
+
+/// One game as the generator played it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLog {
+    pub index: u64,
+    /// 0 Black won, 1 draw, 2 White won, 3 unfinished.
+    pub result: u8,
+    pub start: Chess,
+    pub moves: Vec<Move>,
+    /// The kept positions: (plies after the start, score for the side to move), in ply order.
+    pub kept: Vec<(usize, i32)>,
+}
+
+/// A move's place in the canonical order: from square, to square, promotion.
+fn move_key(m: Move) -> u32 {
+    match UciMove::from_standard(m) {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => (u32::from(from) << 9) | (u32::from(to) << 3) | promotion.map_or(0, |r| r as u32),
+        _ => u32::MAX,
+    }
+}
+
+/// The legal moves of `pos`, sorted by `move_key`.
+fn sorted_moves(pos: &Chess) -> Vec<(u32, Move)> {
+    let mut moves: Vec<(u32, Move)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (move_key(m), m))
+        .collect();
+    moves.sort_unstable_by_key(|&(k, _)| k);
+    moves
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Reads the bytes of one log, field by field, with a clear error at its end.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Result<u8, String> {
+        let b = *self
+            .bytes
+            .get(self.at)
+            .ok_or_else(|| "cut short".to_string())?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Result<u64, String> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err("a number longer than 64 bits".into())
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or_else(|| "cut short".to_string())?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+}
+
+impl GameLog {
+    /// Appends the game's bytes (its length first) to `out`. Errors if a move is not legal where
+    /// it is played or a kept position is out of the game's range.
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
+        if self.moves.len() > MAX_LOG_PLIES {
+            return Err(format!(
+                "{} plies (at most {MAX_LOG_PLIES})",
+                self.moves.len()
+            ));
+        }
+        let mut body = Vec::with_capacity(64 + self.moves.len() + 2 * self.kept.len());
+        put_varint(&mut body, self.index);
+        body.push(self.result.min(3));
+        let fen = fen_of(&self.start);
+        put_varint(&mut body, fen.len() as u64);
+        body.extend_from_slice(fen.as_bytes());
+        put_varint(&mut body, self.moves.len() as u64);
+        let mut pos = self.start.clone();
+        for (ply, &m) in self.moves.iter().enumerate() {
+            let moves = sorted_moves(&pos);
+            let i = moves
+                .iter()
+                .position(|&(_, x)| x == m)
+                .ok_or_else(|| format!("ply {ply}: the move is not legal"))?;
+            body.push(i as u8);
+            pos.play_unchecked(m);
+        }
+        let mut bits = vec![0u8; self.moves.len() / 8 + 1];
+        let mut last_ply = None;
+        for &(ply, _) in &self.kept {
+            if ply > self.moves.len() || last_ply.is_some_and(|l| l >= ply) {
+                return Err(format!("kept position at ply {ply} out of order or range"));
+            }
+            last_ply = Some(ply);
+            bits[ply / 8] |= 1 << (ply % 8);
+        }
+        body.extend_from_slice(&bits);
+        let mut prev = 0i64;
+        for &(_, score) in &self.kept {
+            put_varint(&mut body, zigzag(i64::from(score) - prev));
+            prev = i64::from(score);
+        }
+        put_varint(out, body.len() as u64);
+        out.extend_from_slice(&body);
+        Ok(())
+    }
+
+    /// Reads one game from the start of `bytes`; returns it and the bytes it took.
+    pub fn decode(bytes: &[u8]) -> Result<(GameLog, usize), String> {
+        let mut outer = Reader { bytes, at: 0 };
+        let len = outer.varint()?;
+        let len = usize::try_from(len).map_err(|_| "a game longer than memory".to_string())?;
+        let body = outer.take(len)?;
+        let used = outer.at;
+        let mut r = Reader { bytes: body, at: 0 };
+        let index = r.varint()?;
+        let result = r.byte()?;
+        if result > 3 {
+            return Err(format!("game {index}: result code {result}"));
+        }
+        let fen_len = r.varint()? as usize;
+        let fen = std::str::from_utf8(r.take(fen_len)?)
+            .map_err(|_| format!("game {index}: the start is not text"))?;
+        let start = parse_fen(fen).map_err(|e| format!("game {index}: {e}"))?;
+        let plies = r.varint()? as usize;
+        if plies > MAX_LOG_PLIES {
+            return Err(format!("game {index}: {plies} plies"));
+        }
+        let mut moves = Vec::with_capacity(plies);
+        let mut pos = start.clone();
+        for ply in 0..plies {
+            let i = r.byte()? as usize;
+            let legal = sorted_moves(&pos);
+            let &(_, m) = legal.get(i).ok_or_else(|| {
+                format!(
+                    "game {index}, ply {ply}: move {i} of {} legal moves",
+                    legal.len()
+                )
+            })?;
+            moves.push(m);
+            pos.play_unchecked(m);
+        }
+        let bits = r.take(plies / 8 + 1)?;
+        let kept_plies: Vec<usize> = (0..=plies)
+            .filter(|&p| bits[p / 8] & (1 << (p % 8)) != 0)
+            .collect();
+        if (plies + 1..(plies / 8 + 1) * 8).any(|p| bits[p / 8] & (1 << (p % 8)) != 0) {
+            return Err(format!("game {index}: a kept position after the last move"));
+        }
+        let mut kept = Vec::with_capacity(kept_plies.len());
+        let mut prev = 0i64;
+        for p in kept_plies {
+            let score = prev + unzigzag(r.varint()?);
+            let s = i32::try_from(score).map_err(|_| format!("game {index}: score {score}"))?;
+            kept.push((p, s));
+            prev = score;
+        }
+        if r.at != body.len() {
+            return Err(format!(
+                "game {index}: {} bytes left over",
+                body.len() - r.at
+            ));
+        }
+        Ok((
+            GameLog {
+                index,
+                result,
+                start,
+                moves,
+                kept,
+            },
+            used,
+        ))
+    }
+
+    /// The game's result for White: 1, 0.5 or 0 (an unfinished game counts as a draw).
+    pub fn white_result(&self) -> f64 {
+        match self.result {
+            2 => 1.0,
+            0 => 0.0,
+            _ => 0.5,
+        }
+    }
+
+    /// The kept positions' records, as the generator wrote them.
+    pub fn records(&self) -> Vec<Record> {
+        let result = self.white_result();
+        let mut out = Vec::with_capacity(self.kept.len());
+        let mut pos = self.start.clone();
+        let mut next = self.kept.iter().peekable();
+        for ply in 0..=self.moves.len() {
+            if let Some(&&(p, score)) = next.peek()
+                && p == ply
+            {
+                out.push(Record::new(&pos, score, result));
+                next.next();
+            }
+            if let Some(&m) = self.moves.get(ply) {
+                pos.play_unchecked(m);
+            }
+        }
+        out
+    }
+}
+
+/// The games of a log file's bytes (its magic first).
+pub fn read_log(bytes: &[u8]) -> Result<Vec<GameLog>, String> {
+    let rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or_else(|| "not a game log (no RKGAMES1 at its start)".to_string())?;
+    let mut games = Vec::new();
+    let mut at = 0;
+    while at < rest.len() {
+        let (g, used) = GameLog::decode(&rest[at..])
+            .map_err(|e| format!("at byte {}: {e}", MAGIC.len() + at))?;
+        games.push(g);
+        at += used;
+    }
+    Ok(games)
+}
+
+/// Every kept position's record of a log file's bytes, in order, and the number of games.
+pub fn log_records(bytes: &[u8]) -> Result<(Vec<Record>, usize), String> {
+    let games = read_log(bytes)?;
+    let mut out = Vec::new();
+    for g in &games {
+        out.extend(g.records());
+    }
+    Ok((out, games.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::game::parse_move;
+
+    fn game(fen: &str, line: &[&str], kept: &[(usize, i32)], result: u8) -> GameLog {
+        let start = parse_fen(fen).unwrap();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for t in line {
+            let m = parse_move(&pos, t).unwrap();
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        GameLog {
+            index: 7,
+            result,
+            start,
+            moves,
+            kept: kept.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_log_gives_back_every_move_score_and_record() {
+        // Castling both ways, en passant, promotions to queen and knight, a capture.
+        let g1 = game(
+            "r3k2r/1P4p1/8/3pP3/8/8/6p1/R3K2R w KQkq d6 0 30",
+            &[
+                "exd6", "O-O", "O-O-O", "Rfe8", "b8=Q", "Raxb8", "Kc2", "gxh1=N",
+            ],
+            &[(0, -40), (1, 35), (2, 35), (6, -2000), (8, 31999)],
+            2,
+        );
+        let g2 = game(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &["e4", "c5", "Nf3"],
+            &[(3, 12)],
+            3,
+        );
+        let mut bytes = MAGIC.to_vec();
+        g1.encode(&mut bytes).unwrap();
+        g2.encode(&mut bytes).unwrap();
+        let back = read_log(&bytes).unwrap();
+        assert_eq!(back, vec![g1.clone(), g2.clone()]);
+        let (records, games) = log_records(&bytes).unwrap();
+        assert_eq!(games, 2);
+        assert_eq!(records.len(), 6);
+        // The records are those made from the positions themselves.
+        let mut pos = g1.start.clone();
+        for (ply, m) in g1.moves.iter().enumerate() {
+            if ply == 2 {
+                assert_eq!(records[2], Record::new(&pos, 35, 1.0));
+            }
+            pos.play_unchecked(*m);
+        }
+        assert_eq!(records[4], Record::new(&pos, 31999, 1.0));
+        assert_eq!(records[5].score, 12);
+        assert_eq!(records[5].result, 1, "an unfinished game counts as a draw");
+        // Beside the start's FEN, a byte a move and at most three a score.
+        let fens = fen_of(&g1.start).len() + fen_of(&g2.start).len();
+        let bound = fens + 10 + 3 * 6 + 2 * 6;
+        assert!(bytes.len() - MAGIC.len() <= bound, "{} bytes", bytes.len());
+    }
+
+    #[test]
+    fn a_damaged_log_is_an_error_not_a_panic() {
+        let g = game(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &["d4", "d5", "c4"],
+            &[(0, 10), (3, -5)],
+            1,
+        );
+        let mut bytes = MAGIC.to_vec();
+        g.encode(&mut bytes).unwrap();
+        assert!(read_log(&bytes[1..]).is_err(), "no magic");
+        for cut in MAGIC.len() + 1..bytes.len() {
+            assert!(read_log(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        // Every single-byte change is read as an error or as some game, never a panic.
+        for i in MAGIC.len()..bytes.len() {
+            for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] = v;
+                let _ = read_log(&b);
+            }
+        }
+        // A move index past the legal moves is named.
+        let mut b = bytes.clone();
+        let fen_end = b.windows(4).position(|w| w == b" 0 1").unwrap() + 4;
+        b[fen_end + 1] = 200;
+        let e = read_log(&b).unwrap_err();
+        assert!(e.contains("legal moves"), "{e}");
+        // Encoding refuses a game whose move is not legal where it is played.
+        let mut bad = g.clone();
+        bad.moves.swap(0, 1);
+        assert!(bad.encode(&mut Vec::new()).is_err());
+        let mut bad = g;
+        bad.kept = vec![(4, 0)];
+        assert!(bad.encode(&mut Vec::new()).is_err());
+    }
+}
