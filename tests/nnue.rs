@@ -506,3 +506,38 @@ fn the_net_is_the_default_and_the_hand_crafted_evaluation_stays_where_it_is_aske
     let b = nodes(&mut Rookery::new(5), &weak(Evaluation::Hce));
     assert_eq!(a, b);
 }
+
+#[test]
+fn the_self_play_data_in_the_repository_reads_back_as_its_manifest_counts() {
+    let mut sets = 0;
+    for entry in std::fs::read_dir("data/selfplay").expect("data/selfplay holds the data sets") {
+        let dir = entry.unwrap().path();
+        let manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
+                .unwrap();
+        let chunks = manifest["chunks"].as_array().unwrap();
+        let counted: u64 = chunks
+            .iter()
+            .map(|c| c["positions"].as_u64().unwrap())
+            .sum();
+        for c in chunks {
+            let log = dir.join(c["file"].as_str().unwrap().replace(".bin", ".games"));
+            assert!(log.exists(), "{}", log.display());
+            assert!(
+                !log.with_extension("bin").exists(),
+                "records are not kept here"
+            );
+        }
+        let records = rookery::data::store::load(dir.to_str().unwrap()).unwrap();
+        assert_eq!(records.len() as u64, counted, "{}", dir.display());
+        assert!(counted > 0);
+        // The generator's rules hold: no decided scores, more than four pieces.
+        assert!(
+            records
+                .iter()
+                .all(|r| i32::from(r.score).abs() < 5_000 && r.piece_count() > 4)
+        );
+        sets += 1;
+    }
+    assert!(sets >= 1, "no data set in data/selfplay");
+}
