@@ -330,6 +330,32 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
         std::fs::read(root.join("restored/manifest.json")).unwrap(),
         std::fs::read(root.join("made/manifest.json")).unwrap()
     );
+    // Nothing is written over: not the set itself, not a set already there, not another set.
+    for (args, says) in [
+        (
+            ["data", "pack", &made, "--out", &made],
+            "the data set itself",
+        ),
+        (
+            ["data", "unpack", &packed, "--out", &restored],
+            "holds a data set already",
+        ),
+        (
+            ["data", "pack", &made, "--out", &path("..")],
+            "not empty",
+        ),
+    ] {
+        let o = rookery(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o).contains(says), "{args:?}: {}", text(&o));
+    }
+    let other = path("other");
+    let o = rookery(&[
+        "datagen", "--out", &other, "--games", "1", "--nodes", "300", "--seed", "5",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = rookery(&["data", "pack", &other, "--out", &packed]);
+    assert!(text(&o).contains("holds another data set"), "{}", text(&o));
     // The generator goes on in the restored set as if it had never left: four more games are
     // the bytes of eight in one run.
     let o = datagen(&restored, "4");

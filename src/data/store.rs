@@ -370,27 +370,38 @@ fn data_manifest(dir: &Path) -> Result<Manifest, Error> {
         .ok_or_else(|| Error::Invalid(format!("{}: a directory without {MANIFEST}", dir.display())))
 }
 
-/// Creates `dir` if needed; refuses one holding files other than a data set's.
-fn prepare_out(dir: &Path) -> Result<(), Error> {
-    if dir.is_file() {
+/// Creates `to` if needed and returns the manifest it holds, if any. Refuses the directory of
+/// `from` itself and a directory holding files but no data set.
+fn prepare_out(from: &Path, to: &Path) -> Result<Option<Manifest>, Error> {
+    if to.is_file() {
         return Err(Error::Invalid(format!(
             "{}: a file, not a directory",
-            dir.display()
+            to.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), e))?;
-    let has_manifest = dir.join(MANIFEST).exists();
-    let nonempty = std::fs::read_dir(dir)
-        .map_err(|e| Error::io(dir.display(), e))?
+    std::fs::create_dir_all(to).map_err(|e| Error::io(to.display(), e))?;
+    let same = match (from.canonicalize(), to.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(Error::Invalid(format!(
+            "{}: the data set itself; give another directory",
+            to.display()
+        )));
+    }
+    let existing = read_manifest(to)?;
+    let nonempty = std::fs::read_dir(to)
+        .map_err(|e| Error::io(to.display(), e))?
         .next()
         .is_some();
-    if nonempty && !has_manifest {
+    if nonempty && existing.is_none() {
         return Err(Error::Invalid(format!(
             "{}: not empty and has no {MANIFEST}: give a new or empty directory",
-            dir.display()
+            to.display()
         )));
     }
-    Ok(())
+    Ok(existing)
 }
 
 /// Copies the game logs and the manifest of the data directory `from` into `to`, each log checked
@@ -400,7 +411,23 @@ fn prepare_out(dir: &Path) -> Result<(), Error> {
 pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
     let (src, dst) = (Path::new(from), Path::new(to));
     let mut m = data_manifest(src)?;
-    prepare_out(dst)?;
+    // A copy made before is brought up to date: each of its chunks must be one of this set's, of
+    // the same seed and games, and may only grow.
+    if let Some(old) = prepare_out(src, dst)? {
+        for c in &old.chunks {
+            let ours = m.chunks.iter().find(|x| x.file == c.file);
+            if !ours.is_some_and(|x| {
+                x.seed == c.seed && x.first_game == c.first_game && x.next_game >= c.next_game
+            }) {
+                return Err(Error::Invalid(format!(
+                    "{}: holds another data set ({} is not {}'s); give a new or empty directory",
+                    dst.display(),
+                    c.file,
+                    src.display()
+                )));
+            }
+        }
+    }
     let mut done = Packed::default();
     let mut kept = Vec::new();
     for c in m.chunks.drain(..) {
@@ -431,7 +458,12 @@ pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
 pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
     let (src, dst) = (Path::new(from), Path::new(to));
     let m = data_manifest(src)?;
-    prepare_out(dst)?;
+    if prepare_out(src, dst)?.is_some() {
+        return Err(Error::Invalid(format!(
+            "{}: holds a data set already, which this would overwrite; give a new or empty directory",
+            dst.display()
+        )));
+    }
     let mut done = Packed::default();
     for c in &m.chunks {
         let Some(log_bytes) = c.log_bytes else {
