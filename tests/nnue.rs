@@ -340,10 +340,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
             ["data", "unpack", &packed, "--out", &restored],
             "holds a data set already",
         ),
-        (
-            ["data", "pack", &made, "--out", &path("..")],
-            "not empty",
-        ),
+        (["data", "pack", &made, "--out", &path("..")], "not empty"),
     ] {
         let o = rookery(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

@@ -14,7 +14,7 @@
 //! | the game's number (in its seed's sequence) | varint |
 //! | the result | one byte: 0 Black won, 1 draw, 2 White won, 3 unfinished (a draw in the records) |
 //! | the start position | varint length, then its FEN |
-//! | the moves | varint count, then a byte each: the move's index among the legal moves sorted by their UCI form (from square, to square, promotion; castling as the king's move) |
+//! | the moves | varint count, then a byte each: the move's index among the legal moves sorted by their UCI form (from square, to square, promotion; castling as the king's move, after a king's move to the same square) |
 //! | the kept positions | a bit each position from the start to after the last move (low bit first), set if kept |
 //! | their scores | for each kept position, the search's score for the side to move minus the previous kept score (0 before the first), zigzag varint |
 //!
@@ -45,14 +45,20 @@ pub struct GameLog {
     pub kept: Vec<(usize, i32)>,
 }
 
-/// A move's place in the canonical order: from square, to square, promotion.
+/// A move's place in the canonical order: from square, to square, promotion, and castling last
+/// where a king's move and castling meet on one square (Chess960).
 fn move_key(m: Move) -> u32 {
+    let castle = u32::from(m.is_castle());
     match UciMove::from_standard(m) {
         UciMove::Normal {
             from,
             to,
             promotion,
-        } => (u32::from(from) << 9) | (u32::from(to) << 3) | promotion.map_or(0, |r| r as u32),
+        } => {
+            let key =
+                (u32::from(from) << 9) | (u32::from(to) << 3) | promotion.map_or(0, |r| r as u32);
+            (key << 1) | castle
+        }
         _ => u32::MAX,
     }
 }
@@ -358,6 +364,22 @@ mod tests {
         let fens = fen_of(&g1.start).len() + fen_of(&g2.start).len();
         let bound = fens + 10 + 3 * 6 + 2 * 6;
         assert!(bytes.len() - MAGIC.len() <= bound, "{} bytes", bytes.len());
+    }
+
+    #[test]
+    fn chess960_castling_and_the_king_move_to_the_same_square_are_told_apart() {
+        // The king on d1 castles queenside to c1, where it can also step.
+        let fen = "1r1k4/8/8/8/8/8/8/1R1K4 w Bb - 0 1";
+        // The order is the rules' alone only if no two legal moves share a key.
+        let moves = sorted_moves(&parse_fen(fen).unwrap());
+        assert!(moves.iter().any(|&(_, m)| m.is_castle()));
+        assert!(moves.windows(2).all(|w| w[0].0 < w[1].0), "{moves:?}");
+        for line in [&["O-O-O"][..], &["Kc1"][..]] {
+            let g = game(fen, line, &[(0, 5), (1, -5)], 1);
+            let mut bytes = MAGIC.to_vec();
+            g.encode(&mut bytes).unwrap();
+            assert_eq!(read_log(&bytes).unwrap(), vec![g]);
+        }
     }
 
     #[test]
