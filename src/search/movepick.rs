@@ -9,7 +9,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, MoveList, Position, Role, Square};
 
 use super::board::SearchBoard;
-use super::see::{see, see_value};
+use super::see::{see_ge, see_value};
 use crate::core::moves::{captured, mvv_lva};
 
 /// History scores live in -HISTORY_MAX..=HISTORY_MAX.
@@ -468,7 +468,7 @@ impl<'b> Picker<'b> {
             }
             // A capture still in the good band has its exchange evaluated now; one that loses
             // material drops to the bad band and the choice is made again.
-            if (GOOD_NOISY_BAND - NOISY_SPREAD..TT_BAND).contains(&s) && see(self.board, m) < 0 {
+            if (GOOD_NOISY_BAND - NOISY_SPREAD..TT_BAND).contains(&s) && !see_ge(self.board, m, 0) {
                 self.scores[best] = s - GOOD_NOISY_BAND + BAD_NOISY_BAND;
                 continue;
             }

@@ -62,76 +62,179 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
     exchange::<false>(b, m)
 }
 
-/// `see`, with the attackers updated by x-rays as pieces leave, or (`RELOOK`, the tests'
-/// reference) every attacker looked up again after each capture.
-fn exchange<const RELOOK: bool>(b: &SearchBoard, m: Move) -> i32 {
-    let board = b.pos.board();
-    let (from, to) = match m {
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
-        _ => return 0,
+/// Whether `see(b, m) >= threshold`. The exchange is followed only until its side is settled:
+/// a side that would still be ahead of the threshold (or behind it) if the other side stopped
+/// at once need not be followed further.
+pub fn see_ge(b: &SearchBoard, m: Move, threshold: i32) -> bool {
+    if let Some(answer) = decided_early(m, threshold) {
+        return answer;
+    }
+    let Some((mut captures, taken, mut on_square)) = Captures::<false>::after(b, m) else {
+        return threshold <= 0;
     };
-    let mut occupied = board.occupied();
-    let mut gain = [0i32; 32];
-    gain[0] = match m {
-        Move::EnPassant { .. } => {
-            occupied.discard(Square::from_coords(to.file(), from.rank()));
-            see_value(Role::Pawn)
+    // The mover's gain less the threshold, if the exchange stopped now: not negative here.
+    let mut balance = taken - threshold;
+    let mut d = 0;
+    while let Some((promotion_gain, next_on_square)) = captures.next() {
+        d += 1;
+        if d % 2 == 1 {
+            // The other side recaptures; if the mover is still ahead, it stops there.
+            balance -= on_square + promotion_gain;
+            if balance >= 0 {
+                return true;
+            }
+        } else {
+            // The mover recaptures; if it is still behind, the other side stops there.
+            balance += on_square + promotion_gain;
+            if balance < 0 {
+                return false;
+            }
         }
+        on_square = next_on_square;
+        if d == MAX_CAPTURES {
+            break;
+        }
+    }
+    balance >= 0
+}
+
+/// `see(b, m) >= threshold` where the move alone decides it: the exchange is worth at most what
+/// the move takes (the other side may stop at once), and at least that less the piece it leaves
+/// on the square and, on the last rank, what a pawn gains by promoting as it recaptures (the
+/// mover may stop after one recapture). Castling is worth 0.
+fn decided_early(m: Move, threshold: i32) -> Option<bool> {
+    let to = match m {
+        Move::Normal { to, .. } | Move::EnPassant { to, .. } => to,
+        _ => return Some(threshold <= 0),
+    };
+    let (taken, on_square) = first_capture(m);
+    let recapture_promotes = if matches!(u32::from(to.rank()), 0 | 7) {
+        see_value(Role::Queen) - see_value(Role::Pawn)
+    } else {
+        0
+    };
+    if taken < threshold {
+        Some(false)
+    } else if taken - on_square - recapture_promotes >= threshold {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// What a capture or promotion `m` wins before any recapture, and the value it leaves standing
+/// on its target square (the mover's, or the piece it promotes to).
+fn first_capture(m: Move) -> (i32, i32) {
+    let taken = match m {
+        Move::EnPassant { .. } => see_value(Role::Pawn),
         _ => m.capture().map_or(0, see_value),
     };
-    // The value now standing on the target square, which the next capture wins.
-    let mut on_square = match m.promotion() {
-        Some(p) => {
-            gain[0] += see_value(p) - see_value(Role::Pawn);
-            see_value(p)
+    match m.promotion() {
+        Some(p) => (taken + see_value(p) - see_value(Role::Pawn), see_value(p)),
+        None => (taken, see_value(m.role())),
+    }
+}
+
+/// Recaptures an exchange follows at most after the first capture.
+const MAX_CAPTURES: usize = 31;
+
+/// The recaptures on a move's target square, each side in turn with its least valuable
+/// attacker. The attackers are found once; when a piece leaves, only the sliders behind it on
+/// its line through the square can join (x-rays), so only that line's sliders are looked up,
+/// or (`RELOOK`, the tests' reference) every attacker is looked up again.
+struct Captures<'a, const RELOOK: bool> {
+    board: &'a Board,
+    to: Square,
+    occupied: Bitboard,
+    attackers: Bitboard,
+    diagonal: Bitboard,
+    straight: Bitboard,
+    promotion_rank: bool,
+    /// The side to recapture next.
+    side: Color,
+}
+
+impl<'a, const RELOOK: bool> Captures<'a, RELOOK> {
+    /// The recaptures after `m`, with what `m` takes and the value it leaves on the square
+    /// (`first_capture`); `None` for castling.
+    fn after(b: &'a SearchBoard, m: Move) -> Option<(Self, i32, i32)> {
+        let board = b.pos.board();
+        let (from, to) = match m {
+            Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+            _ => return None,
+        };
+        let mut occupied = board.occupied();
+        if matches!(m, Move::EnPassant { .. }) {
+            occupied.discard(Square::from_coords(to.file(), from.rank()));
         }
-        None => see_value(m.role()),
-    };
-    occupied.discard(from);
-    // The attackers are found once; when a piece leaves, only the sliders behind it on its line
-    // through the target square can join (x-rays), so only that line's sliders are looked up.
-    let diagonal = board.bishops() | board.queens();
-    let straight = board.rooks() | board.queens();
-    let mut atts = if RELOOK {
-        attackers_relooked(board, to, occupied)
-    } else {
-        attackers(board, to, occupied)
-    };
-    let promotion_rank = matches!(u32::from(to.rank()), 0 | 7);
-    let mut side = !b.pos.turn();
-    let mut d = 0;
-    while let Some((sq, role)) = least_valuable(board, atts, side) {
+        occupied.discard(from);
+        let attackers = if RELOOK {
+            attackers_relooked(board, to, occupied)
+        } else {
+            attackers(board, to, occupied)
+        };
+        let (taken, on_square) = first_capture(m);
+        let captures = Captures {
+            board,
+            to,
+            occupied,
+            attackers,
+            diagonal: board.bishops() | board.queens(),
+            straight: board.rooks() | board.queens(),
+            promotion_rank: matches!(u32::from(to.rank()), 0 | 7),
+            side: !b.pos.turn(),
+        };
+        Some((captures, taken, on_square))
+    }
+
+    /// The next recapture, if its side has one: what it gains beyond the piece it takes (a
+    /// pawn promoting on the last rank), and the value it leaves on the square.
+    fn next(&mut self) -> Option<(i32, i32)> {
+        let (sq, role) = least_valuable(self.board, self.attackers, self.side)?;
         // A king may only recapture if nothing can take it back.
-        if role == Role::King && (atts & board.by_color(!side)).any() {
-            break;
+        if role == Role::King && (self.attackers & self.board.by_color(!self.side)).any() {
+            return None;
         }
         // A pawn recapturing on the last rank promotes: it gains the difference and is a queen.
-        let promotes = role == Role::Pawn && promotion_rank;
-        let promotion_gain = if promotes {
-            see_value(Role::Queen) - see_value(Role::Pawn)
+        let promotes = role == Role::Pawn && self.promotion_rank;
+        self.occupied.discard(sq);
+        self.attackers.discard(sq);
+        let (to, occupied) = (self.to, self.occupied);
+        if RELOOK {
+            self.attackers = attackers_relooked(self.board, to, occupied);
+        } else if sq.file() == to.file() || sq.rank() == to.rank() {
+            self.attackers |= attacks::rook_attacks(to, occupied) & self.straight & occupied;
+        } else if role != Role::Knight {
+            self.attackers |= attacks::bishop_attacks(to, occupied) & self.diagonal & occupied;
+        }
+        self.side = !self.side;
+        Some(if promotes {
+            (
+                see_value(Role::Queen) - see_value(Role::Pawn),
+                see_value(Role::Queen),
+            )
         } else {
-            0
-        };
+            (0, see_value(role))
+        })
+    }
+}
+
+/// `see`: the whole exchange as a list of gains, each side then free to stop where going on
+/// would lose.
+fn exchange<const RELOOK: bool>(b: &SearchBoard, m: Move) -> i32 {
+    let Some((mut captures, taken, mut on_square)) = Captures::<RELOOK>::after(b, m) else {
+        return 0;
+    };
+    let mut gain = [0i32; MAX_CAPTURES + 1];
+    gain[0] = taken;
+    let mut d = 0;
+    while let Some((promotion_gain, next_on_square)) = captures.next() {
         d += 1;
         gain[d] = on_square + promotion_gain - gain[d - 1];
-        if d == gain.len() - 1 {
+        on_square = next_on_square;
+        if d == MAX_CAPTURES {
             break;
         }
-        occupied.discard(sq);
-        atts.discard(sq);
-        if RELOOK {
-            atts = attackers_relooked(board, to, occupied);
-        } else if sq.file() == to.file() || sq.rank() == to.rank() {
-            atts |= attacks::rook_attacks(to, occupied) & straight & occupied;
-        } else if role != Role::Knight {
-            atts |= attacks::bishop_attacks(to, occupied) & diagonal & occupied;
-        }
-        on_square = if promotes {
-            see_value(Role::Queen)
-        } else {
-            see_value(role)
-        };
-        side = !side;
     }
     while d > 0 {
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
@@ -164,6 +267,46 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "{checked}");
+    }
+
+    /// `see_ge` answers as the whole exchange does, at every threshold around the values that
+    /// decide it early, on every move of the positions near the perft and SEE test positions.
+    #[test]
+    fn see_ge_agrees_with_see() {
+        let see_suite = include_str!("../../tests/data/see.epd");
+        let thresholds = [
+            -1800, -900, -801, -800, -600, -500, -400, -301, -300, -299, -200, -150, -101, -100,
+            -99, -50, -1, 0, 1, 50, 99, 100, 101, 200, 300, 500, 800, 900, 1700,
+        ];
+        let mut early = 0;
+        let mut checked = 0;
+        for (fen, pos) in crate::search::test_positions::near_perft_suites(see_suite, 3, 8) {
+            let b = SearchBoard::new(pos.clone());
+            for m in pos.legal_moves() {
+                let value = see(&b, m);
+                for t in thresholds {
+                    assert_eq!(see_ge(&b, m, t), value >= t, "{fen} {m} threshold {t}");
+                    early += usize::from(decided_early(m, t).is_some());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1_000_000, "{checked}");
+        // The early answers are a large share, or the shortcut buys nothing.
+        assert!(early * 4 > checked, "{early} of {checked}");
+    }
+
+    /// A pawn that recaptures on the last rank promotes: the first capture alone does not
+    /// decide such an exchange.
+    #[test]
+    fn see_ge_counts_a_promoting_recapture() {
+        let pos = parse_fen("8/8/8/1k6/6b1/4N3/2p3K1/3n4 w - -").unwrap();
+        let b = SearchBoard::new(pos.clone());
+        let m = parse_move(&pos, "Nxd1").unwrap();
+        assert_eq!(see(&b, m), -800);
+        assert!(!see_ge(&b, m, 0));
+        assert!(see_ge(&b, m, -800));
+        assert!(!see_ge(&b, m, -799));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
 use super::noisy::noisy_moves_not_in_check;
-use super::see::{see, see_value};
+use super::see::{see_ge, see_value};
 use super::tt::Tt;
 use crate::core::Bound;
 use crate::core::Game;
@@ -667,7 +667,7 @@ impl Worker {
                     } else {
                         -SEE_NOISY_MARGIN * depth
                     };
-                    if see(b, m) < margin {
+                    if !see_ge(b, m, margin) {
                         continue;
                     }
                 }
@@ -966,7 +966,7 @@ impl Worker {
                     continue;
                 }
                 // SEE pruning: captures that lose material.
-                if see(b, m) < 0 {
+                if !see_ge(b, m, 0) {
                     continue;
                 }
             }
