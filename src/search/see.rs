@@ -66,10 +66,11 @@ pub fn see(b: &SearchBoard, m: Move) -> i32 {
 /// a side that would still be ahead of the threshold (or behind it) if the other side stopped
 /// at once need not be followed further.
 pub fn see_ge(b: &SearchBoard, m: Move, threshold: i32) -> bool {
-    if let Some(answer) = decided_early(m, threshold) {
+    let (taken, mut on_square) = first_capture(m);
+    if let Some(answer) = decided_early(m, taken, on_square, threshold) {
         return answer;
     }
-    let Some((mut captures, taken, mut on_square)) = Captures::<false>::after(b, m) else {
+    let Some(mut captures) = Captures::<false>::after(b, m) else {
         return threshold <= 0;
     };
     // The mover's gain less the threshold, if the exchange stopped now: not negative here.
@@ -101,14 +102,14 @@ pub fn see_ge(b: &SearchBoard, m: Move, threshold: i32) -> bool {
 /// `see(b, m) >= threshold` where the move alone decides it: the exchange is worth at most what
 /// the move takes (the other side may stop at once), and at least that less the piece it leaves
 /// on the square and, on the last rank, what a pawn gains by promoting as it recaptures (the
-/// mover may stop after one recapture). Castling is worth 0.
-fn decided_early(m: Move, threshold: i32) -> Option<bool> {
+/// mover may stop after one recapture). Castling is worth 0. `taken` and `on_square` are
+/// `first_capture(m)`.
+fn decided_early(m: Move, taken: i32, on_square: i32, threshold: i32) -> Option<bool> {
     let to = match m {
         Move::Normal { to, .. } | Move::EnPassant { to, .. } => to,
         _ => return Some(threshold <= 0),
     };
-    let (taken, on_square) = first_capture(m);
-    let recapture_promotes = if matches!(u32::from(to.rank()), 0 | 7) {
+    let recapture_promotes = if on_last_rank(to) {
         see_value(Role::Queen) - see_value(Role::Pawn)
     } else {
         0
@@ -135,6 +136,11 @@ fn first_capture(m: Move) -> (i32, i32) {
     }
 }
 
+/// Whether a pawn reaching `sq` promotes (either side's last rank).
+fn on_last_rank(sq: Square) -> bool {
+    matches!(u32::from(sq.rank()), 0 | 7)
+}
+
 /// Recaptures an exchange follows at most after the first capture.
 const MAX_CAPTURES: usize = 31;
 
@@ -155,9 +161,8 @@ struct Captures<'a, const RELOOK: bool> {
 }
 
 impl<'a, const RELOOK: bool> Captures<'a, RELOOK> {
-    /// The recaptures after `m`, with what `m` takes and the value it leaves on the square
-    /// (`first_capture`); `None` for castling.
-    fn after(b: &'a SearchBoard, m: Move) -> Option<(Self, i32, i32)> {
+    /// The recaptures after `m`; `None` for castling.
+    fn after(b: &'a SearchBoard, m: Move) -> Option<Self> {
         let board = b.pos.board();
         let (from, to) = match m {
             Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
@@ -173,18 +178,16 @@ impl<'a, const RELOOK: bool> Captures<'a, RELOOK> {
         } else {
             attackers(board, to, occupied)
         };
-        let (taken, on_square) = first_capture(m);
-        let captures = Captures {
+        Some(Captures {
             board,
             to,
             occupied,
             attackers,
             diagonal: board.bishops() | board.queens(),
             straight: board.rooks() | board.queens(),
-            promotion_rank: matches!(u32::from(to.rank()), 0 | 7),
+            promotion_rank: on_last_rank(to),
             side: !b.pos.turn(),
-        };
-        Some((captures, taken, on_square))
+        })
     }
 
     /// The next recapture, if its side has one: what it gains beyond the piece it takes (a
@@ -222,9 +225,10 @@ impl<'a, const RELOOK: bool> Captures<'a, RELOOK> {
 /// `see`: the whole exchange as a list of gains, each side then free to stop where going on
 /// would lose.
 fn exchange<const RELOOK: bool>(b: &SearchBoard, m: Move) -> i32 {
-    let Some((mut captures, taken, mut on_square)) = Captures::<RELOOK>::after(b, m) else {
+    let Some(mut captures) = Captures::<RELOOK>::after(b, m) else {
         return 0;
     };
+    let (taken, mut on_square) = first_capture(m);
     let mut gain = [0i32; MAX_CAPTURES + 1];
     gain[0] = taken;
     let mut d = 0;
@@ -286,7 +290,8 @@ mod tests {
                 let value = see(&b, m);
                 for t in thresholds {
                     assert_eq!(see_ge(&b, m, t), value >= t, "{fen} {m} threshold {t}");
-                    early += usize::from(decided_early(m, t).is_some());
+                    let (taken, on_square) = first_capture(m);
+                    early += usize::from(decided_early(m, taken, on_square, t).is_some());
                     checked += 1;
                 }
             }
