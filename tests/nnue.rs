@@ -107,6 +107,31 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     let o = datagen(parts.to_str().unwrap(), "1");
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(std::fs::metadata(&chunk).unwrap().len() % 32, 0);
+    // The seed's games go on only as they were played: with the hand-crafted evaluation they
+    // would be other games, so the run is refused and the data stays as it was.
+    let before = chunk_bytes(&parts);
+    let o = rookery(&[
+        "datagen",
+        "--out",
+        parts.to_str().unwrap(),
+        "--games",
+        "1",
+        "--nodes",
+        "400",
+        "--seed",
+        "4",
+        "--hash",
+        "1",
+        "--eval",
+        "hce",
+    ]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("seed 4") && text(&o).contains("eval hce"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(chunk_bytes(&parts), before);
 
     // The data tools.
     let w = whole.to_str().unwrap();

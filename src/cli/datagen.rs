@@ -11,7 +11,7 @@ use crate::data::store::ChunkWriter;
 use crate::datagen::{self, Config, EpdSink, INTERRUPTED};
 use crate::engine::Evaluation;
 use crate::error::Error;
-use crate::nnue::Network;
+use crate::nnue::{Network, checksum};
 
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
@@ -141,7 +141,8 @@ fn run_binary(args: DatagenArgs, eval: Evaluation) -> Result<i32, Error> {
     let cfg = config(&args, eval)?;
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let commit = option_env!("ROOKERY_COMMIT").unwrap_or("unknown");
-    let (mut writer, first) = ChunkWriter::open(&args.out, args.seed, &command, commit)?;
+    let games = games_key(&args, &cfg)?;
+    let (mut writer, first) = ChunkWriter::open(&args.out, args.seed, &command, commit, &games)?;
     if first > 0 {
         println!(
             "{}: going on from game {first} of seed {} ({} positions so far)",
@@ -153,6 +154,31 @@ fn run_binary(args: DatagenArgs, eval: Evaluation) -> Result<i32, Error> {
     let code = generate(&args, &cfg, first, &mut writer)?;
     writer.save()?;
     Ok(code)
+}
+
+/// What decides the games besides the seed, as the manifest records it: the evaluation (a net
+/// by its checksum), nodes or depth, the openings (by their file's checksum), random plies and
+/// hash size. Threads only share the games out, so they are not part of it.
+fn games_key(args: &DatagenArgs, cfg: &Config) -> Result<String, Error> {
+    let eval = match &cfg.eval {
+        Evaluation::Hce => "eval hce".to_string(),
+        Evaluation::Net(net) => format!("eval net {:016x}", checksum(&net.to_bytes())),
+    };
+    let budget = match cfg.depth {
+        Some(d) => format!("depth {d}"),
+        None => format!("nodes {}", cfg.nodes),
+    };
+    let openings = match &args.openings {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            format!("openings {:016x}", checksum(&bytes))
+        }
+        None => "openings none".to_string(),
+    };
+    Ok(format!(
+        "{eval}, {budget}, {openings}, random plies {}, hash {} MB",
+        cfg.random_plies, cfg.hash_mb
+    ))
 }
 
 /// The generator's settings from the arguments, checked.

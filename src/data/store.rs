@@ -40,6 +40,11 @@ pub struct Run {
     pub started: u64,
     /// The first game it played.
     pub first_game: u64,
+    /// What decides the games besides the seed (evaluation and its net's checksum, nodes or
+    /// depth, openings' checksum, random plies, hash size): a run that goes on with a seed's
+    /// games must play them the same way. None in manifests written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -135,12 +140,15 @@ pub struct ChunkWriter {
 
 impl ChunkWriter {
     /// Opens (or creates) `dir` for the games of `seed`, cutting the last chunk back to what the
-    /// manifest counts. Returns the writer and the game to go on from.
+    /// manifest counts. Returns the writer and the game to go on from. `games` says what decides
+    /// the games besides the seed (see [`Run::games`]); going on with a seed's games under other
+    /// settings is refused, since the set would no longer be what its seed and command rebuild.
     pub fn open(
         dir: &str,
         seed: u64,
         command: &str,
         commit: &str,
+        games: &str,
     ) -> Result<(ChunkWriter, u64), Error> {
         let dir = PathBuf::from(dir);
         if dir.is_file() {
@@ -176,6 +184,23 @@ impl ChunkWriter {
             }
         }
         let first = manifest.next_game(seed);
+        let before = manifest
+            .runs
+            .iter()
+            .rev()
+            .filter(|r| r.seed == seed)
+            .find_map(|r| r.games.as_deref());
+        if let Some(before) = before
+            && first > 0
+            && before != games
+        {
+            return Err(Error::Invalid(format!(
+                "{}: the games of seed {seed} so far were played with {before}; these would be \
+                 played with {games}. Go on with the same settings, or give another seed or \
+                 directory",
+                dir.display()
+            )));
+        }
         manifest.runs.push(Run {
             seed,
             command: command.into(),
@@ -184,6 +209,7 @@ impl ChunkWriter {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
             first_game: first,
+            games: Some(games.into()),
         });
         write_manifest(&dir, &manifest)?;
         Ok((
@@ -515,7 +541,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("rookery-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let d = dir.to_str().unwrap();
-        let (mut w, first) = ChunkWriter::open(d, 5, "test", "abc").unwrap();
+        let (mut w, first) = ChunkWriter::open(d, 5, "test", "abc", "g").unwrap();
         assert_eq!(first, 0);
         w.write_game(0, &records(3, 0), b"g0").unwrap();
         w.write_game(1, &records(2, 10), b"g1").unwrap();
@@ -531,7 +557,7 @@ mod tests {
             .unwrap()
             .set_len(len - 16)
             .unwrap();
-        let (mut w, first) = ChunkWriter::open(d, 5, "test again", "abc").unwrap();
+        let (mut w, first) = ChunkWriter::open(d, 5, "test again", "abc", "g").unwrap();
         assert_eq!(first, 2, "game 2 is played again");
         w.write_game(2, &records(4, 20), b"G2").unwrap();
         drop(w);
@@ -546,16 +572,33 @@ mod tests {
         assert_eq!(m.next_game(5), 3);
         assert_eq!(m.next_game(6), 0);
         // Another seed starts its own chunk.
-        let (mut w, first) = ChunkWriter::open(d, 6, "other seed", "abc").unwrap();
+        let (mut w, first) = ChunkWriter::open(d, 6, "other seed", "abc", "h").unwrap();
         assert_eq!(first, 0);
         w.write_game(0, &records(1, 0), b"x").unwrap();
         drop(w);
         let m = read_manifest(&dir).unwrap().unwrap();
         assert_eq!(m.chunks.len(), 2);
         assert_eq!(load(d).unwrap().len(), 10);
+        // A seed's games go on only as they were played: another net (or nodes, openings...)
+        // is refused and changes nothing.
+        let e = match ChunkWriter::open(d, 5, "other net", "abc", "g2") {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("seed 5 went on with other settings"),
+        };
+        assert!(e.contains("seed 5") && e.contains("played with g;"), "{e}");
+        assert_eq!(read_manifest(&dir).unwrap().unwrap().runs.len(), 3);
+        // Runs from before the settings were recorded say nothing against a run; it records them.
+        let mut m = read_manifest(&dir).unwrap().unwrap();
+        m.runs.iter_mut().for_each(|r| r.games = None);
+        write_manifest(&dir, &m).unwrap();
+        let (w, first) = ChunkWriter::open(d, 5, "other net", "abc", "g2").unwrap();
+        assert_eq!(first, 3);
+        drop(w);
+        assert!(ChunkWriter::open(d, 5, "test", "abc", "g").is_err());
+        assert!(ChunkWriter::open(d, 6, "other seed", "abc", "h").is_ok());
         // A manifest counting more than a chunk holds is an error, not a silent loss.
         std::fs::write(dir.join("chunk-000001.bin"), b"").unwrap();
-        assert!(ChunkWriter::open(d, 6, "x", "y").is_err());
+        assert!(ChunkWriter::open(d, 6, "x", "y", "h").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
