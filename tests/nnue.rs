@@ -46,21 +46,16 @@ fn temp(name: &str) -> std::path::PathBuf {
 }
 
 fn datagen(dir: &str, games: &str) -> Output {
-    rookery(&[
-        "datagen",
-        "--out",
-        dir,
-        "--games",
-        games,
-        "--nodes",
-        "400",
-        "--seed",
-        "4",
-        "--hash",
-        "1",
-        "--threads",
-        "2",
-    ])
+    datagen_with(dir, games, &["--threads", "2"])
+}
+
+/// `datagen` at 400 nodes, seed 4, with more options.
+fn datagen_with(dir: &str, games: &str, more: &[&str]) -> Output {
+    let mut args = vec![
+        "datagen", "--out", dir, "--games", games, "--nodes", "400", "--seed", "4", "--hash", "1",
+    ];
+    args.extend_from_slice(more);
+    rookery(&args)
 }
 
 /// The chunk files of a data directory, concatenated.
@@ -110,21 +105,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     // The seed's games go on only as they were played: with the hand-crafted evaluation they
     // would be other games, so the run is refused and the data stays as it was.
     let before = chunk_bytes(&parts);
-    let o = rookery(&[
-        "datagen",
-        "--out",
-        parts.to_str().unwrap(),
-        "--games",
-        "1",
-        "--nodes",
-        "400",
-        "--seed",
-        "4",
-        "--hash",
-        "1",
-        "--eval",
-        "hce",
-    ]);
+    let o = datagen_with(parts.to_str().unwrap(), "1", &["--eval", "hce"]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("seed 4") && text(&o).contains("eval hce"),
