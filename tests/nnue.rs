@@ -549,26 +549,21 @@ fn the_self_play_data_in_the_repository_reads_back_as_its_manifest_counts() {
             .iter()
             .map(|c| c["positions"].as_u64().unwrap())
             .sum();
-        // Chunk by chunk, so the test holds one chunk's records at a time however large the
-        // data set grows.
-        let mut replayed = 0u64;
         for c in chunks {
             let log = dir.join(c["file"].as_str().unwrap().replace(".bin", ".games"));
             assert!(
                 !log.with_extension("bin").exists(),
                 "records are not kept here"
             );
-            let bytes = std::fs::read(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
-            let log_bytes = c["log_bytes"].as_u64().unwrap() as usize;
-            assert_eq!(bytes.len(), log_bytes, "{}", log.display());
-            let (records, games) = rookery::data::games::log_records(&bytes).unwrap();
-            assert_eq!(records.len() as u64, c["positions"].as_u64().unwrap());
-            assert_eq!(
-                games as u64,
-                c["next_game"].as_u64().unwrap() - c["first_game"].as_u64().unwrap(),
-                "{}",
-                log.display()
-            );
+            let len = std::fs::metadata(&log)
+                .unwrap_or_else(|e| panic!("{}: {e}", log.display()))
+                .len();
+            assert_eq!(len, c["log_bytes"].as_u64().unwrap(), "{}", log.display());
+        }
+        // Chunk by chunk, so the test holds one chunk's records at a time however large the
+        // data set grows; each chunk's positions and games are checked against the manifest.
+        let mut replayed = 0u64;
+        rookery::data::store::for_each_chunk(dir.to_str().unwrap(), |records| {
             // The generator's rules hold: no decided scores, more than four pieces.
             assert!(
                 records
@@ -576,7 +571,8 @@ fn the_self_play_data_in_the_repository_reads_back_as_its_manifest_counts() {
                     .all(|r| i32::from(r.score).abs() < 5_000 && r.piece_count() > 4)
             );
             replayed += records.len() as u64;
-        }
+        })
+        .unwrap();
         assert_eq!(replayed, counted, "{}", dir.display());
         assert!(counted > 0);
         sets += 1;

@@ -355,13 +355,22 @@ fn log_chunk_records(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<Record
     Ok(records)
 }
 
+/// Hands `f` the records of each chunk of the data directory `path` in turn (each checked against
+/// the manifest's counts, as `load` checks them), holding one chunk's records at a time.
+pub fn for_each_chunk(path: &str, mut f: impl FnMut(Vec<Record>)) -> Result<(), Error> {
+    let p = Path::new(path);
+    for c in &data_manifest(p)?.chunks {
+        f(chunk_records(p, c)?);
+    }
+    Ok(())
+}
+
 /// Every record of a data set: a directory with a manifest (the counted positions of each chunk,
 /// from its record file or its game log) or a file of records.
 pub fn load(path: &str) -> Result<Vec<Record>, Error> {
     let p = Path::new(path);
     if p.is_dir() {
-        let m = read_manifest(p)?
-            .ok_or_else(|| Error::Invalid(format!("{path}: a directory without {MANIFEST}")))?;
+        let m = data_manifest(p)?;
         let mut out = Vec::with_capacity(m.total_positions() as usize);
         for c in &m.chunks {
             out.extend(chunk_records(p, c)?);
