@@ -258,6 +258,13 @@ pub fn write_with_notes(
         tokens.push(format!("{{{}}}", c.replace('}', ")")));
     }
     tokens.push(result.to_string());
+    push_movetext(&mut out, &tokens);
+    out
+}
+
+/// Appends movetext tokens to `out` in lines of at most 79 characters (a token longer than that
+/// stands on a line of its own), then the blank line that ends a game in a PGN file.
+pub(crate) fn push_movetext(out: &mut String, tokens: &[String]) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -268,11 +275,10 @@ pub fn write_with_notes(
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
     out.push_str("\n\n");
-    out
 }
 
 fn escape(s: &str) -> String {
@@ -306,6 +312,27 @@ mod tests {
         assert!(text.contains("1... Kd5 2. O-O-O+ {test} *"), "{text}");
         let games = read_games(&text);
         assert_eq!(games[0].moves, g.moves());
+    }
+
+    #[test]
+    fn movetext_lines_stay_within_79_characters() {
+        let mut tokens: Vec<String> = (1..=40).map(|n| format!("{n}. Nf3")).collect();
+        tokens.push(format!("{{{}}}", "x".repeat(100)));
+        tokens.push("1-0".into());
+        let mut out = String::from("[Result \"1-0\"]\n\n");
+        push_movetext(&mut out, &tokens);
+        let body = out.strip_prefix("[Result \"1-0\"]\n\n").unwrap();
+        assert!(body.ends_with("1-0\n\n"), "{body}");
+        let lines: Vec<&str> = body.trim_end().lines().collect();
+        assert!(lines.len() > 5, "{body}");
+        for line in &lines {
+            // Only the one token longer than a line may exceed it, standing alone.
+            assert!(line.len() <= 79 || !line.contains(' '), "{line:?}");
+        }
+        // Every token comes back in order: nothing dropped or merged.
+        let words: Vec<&str> = body.split_whitespace().collect();
+        let expected: Vec<&str> = tokens.iter().flat_map(|t| t.split_whitespace()).collect();
+        assert_eq!(words, expected);
     }
 
     #[test]

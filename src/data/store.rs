@@ -471,20 +471,33 @@ pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
             continue;
         };
         log_chunk_records(src, &c, log_bytes)?;
-        let name = c.log_file();
-        let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
-        let target = dst.join(&name);
-        std::fs::write(&target, &bytes[..log_bytes as usize])
-            .map_err(|e| Error::io(target.display(), e))?;
-        done.chunks += 1;
-        done.positions += c.positions;
-        done.games += c.next_game - c.first_game;
-        done.log_bytes += log_bytes;
+        copy_log(src, dst, &c, log_bytes, &mut done)?;
         kept.push(c);
     }
     m.chunks = kept;
     write_manifest(dst, &m)?;
     Ok(done)
+}
+
+/// Copies a chunk's game log, its first `log_bytes` (what the manifest vouches for), from `src`
+/// to `dst`, and counts the chunk in `done`.
+fn copy_log(
+    src: &Path,
+    dst: &Path,
+    c: &Chunk,
+    log_bytes: u64,
+    done: &mut Packed,
+) -> Result<(), Error> {
+    let name = c.log_file();
+    let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
+    let target = dst.join(&name);
+    std::fs::write(&target, &bytes[..log_bytes as usize])
+        .map_err(|e| Error::io(target.display(), e))?;
+    done.chunks += 1;
+    done.positions += c.positions;
+    done.games += c.next_game - c.first_game;
+    done.log_bytes += log_bytes;
+    Ok(())
 }
 
 /// Turns the game logs of a data directory (`pack`'s) back into a full data directory `to`:
@@ -511,15 +524,7 @@ pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
         let records = log_chunk_records(src, c, log_bytes)?;
         let target = dst.join(&c.file);
         save(&target.to_string_lossy(), &records)?;
-        let name = c.log_file();
-        let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
-        let target = dst.join(&name);
-        std::fs::write(&target, &bytes[..log_bytes as usize])
-            .map_err(|e| Error::io(target.display(), e))?;
-        done.chunks += 1;
-        done.positions += c.positions;
-        done.games += c.next_game - c.first_game;
-        done.log_bytes += log_bytes;
+        copy_log(src, dst, c, log_bytes, &mut done)?;
     }
     write_manifest(dst, &m)?;
     Ok(done)

@@ -51,6 +51,29 @@ impl Emitter {
     }
 }
 
+/// Raises `stop` once the event stream's client has gone away, checking every 100 ms (no event
+/// may come for a while, so a failed send alone would notice too late). The watch ends by
+/// itself when the stream ends.
+pub fn stop_when_closed(
+    tx: &tokio::sync::mpsc::Sender<Result<Event, Infallible>>,
+    stop: Arc<AtomicBool>,
+) {
+    let weak = tx.downgrade();
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            match weak.upgrade() {
+                None => break,
+                Some(tx) if tx.is_closed() => {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+    });
+}
+
 /// True when the request asks for server-sent events.
 pub fn wants_events(headers: &HeaderMap) -> bool {
     headers
@@ -94,21 +117,7 @@ pub async fn run(
     }
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Event, Infallible>>(64);
     // Watches for the page going away while the job runs (no event may come for a while).
-    let weak = tx.downgrade();
-    let watch_stop = stop.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            match weak.upgrade() {
-                None => break,
-                Some(tx) if tx.is_closed() => {
-                    watch_stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
-    });
+    stop_when_closed(&tx, stop.clone());
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let emitter = Emitter { tx: Some(tx), stop };

@@ -239,21 +239,7 @@ async fn search(
     let limits = req.limits(engine.as_ref(), stop.clone());
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Event, Infallible>>(256);
     // Watches for the page going away while the search runs (no report may come for a while).
-    let weak = tx.downgrade();
-    let watch_stop = stop.clone();
-    tokio::spawn(async move {
-        loop {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            match weak.upgrade() {
-                None => break,
-                Some(tx) if tx.is_closed() => {
-                    watch_stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
-    });
+    events::stop_when_closed(&tx, stop.clone());
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let pos = game.position().clone();

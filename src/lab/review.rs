@@ -438,20 +438,7 @@ pub fn annotated_pgn(checked: &Checked, rows: &[Value]) -> String {
         }
     }
     tokens.push(result);
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&t);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
+    crate::core::pgn::push_movetext(&mut out, &tokens);
     out
 }
 
