@@ -12,6 +12,8 @@
 
 #![cfg(feature = "lab")]
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
@@ -20,6 +22,8 @@ use std::time::{Duration, Instant};
 use rookery::lab::api::Makers;
 use rookery::lab::{MAX_BODY, MAX_SEARCHES, ServerLimits, paths, start_with};
 use serde_json::Value;
+
+use common::Reply;
 
 const CLIENTS: usize = 20;
 const PER_CLIENT: usize = 10;
@@ -38,28 +42,6 @@ const LIMITS: ServerLimits = ServerLimits {
 /// Routes that run a search: these may answer 503 when every search slot is taken.
 const SEARCHES: [&str; 4] = ["/api/analyse", "/api/search", "/api/tree", "/api/ladder"];
 
-struct Reply {
-    status: u16,
-    head: String,
-    body: String,
-    took: Duration,
-}
-
-impl Reply {
-    fn error(&self) -> String {
-        serde_json::from_str::<Value>(&self.body)
-            .ok()
-            .and_then(|v| v["error"].as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
-
-    fn is_json(&self) -> bool {
-        self.head
-            .to_ascii_lowercase()
-            .contains("content-type: application/json")
-    }
-}
-
 /// One request on its own connection, read to its end. A connection that drops without a
 /// whole answer fails the test.
 fn request(
@@ -69,61 +51,17 @@ fn request(
     content_type: Option<&str>,
     body: &[u8],
 ) -> Reply {
-    let start = Instant::now();
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut head = format!("{method} {target} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n");
-    if let Some(t) = content_type {
-        head.push_str(&format!("Content-Type: {t}\r\n"));
-    }
-    head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len()));
-    let mut bytes = head.into_bytes();
-    bytes.extend_from_slice(body);
-    s.write_all(&bytes)
-        .unwrap_or_else(|e| panic!("{method} {target}: the request could not be sent: {e}"));
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw)
-        .unwrap_or_else(|e| panic!("{method} {target}: the connection dropped: {e}"));
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let Some((head, body)) = raw.split_once("\r\n\r\n") else {
-        panic!(
-            "{method} {target}: no answer ({} bytes: {raw:?})",
-            raw.len()
-        )
-    };
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("{method} {target}: no status in {head:?}"));
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    Reply {
-        status,
-        head: head.to_string(),
+    let headers = content_type
+        .map(|t| format!("Content-Type: {t}\r\n"))
+        .unwrap_or_default();
+    common::request(
+        addr,
+        method,
+        target,
+        &headers,
         body,
-        took: start.elapsed(),
-    }
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some(line_end) = body.find("\r\n") {
-        let size = usize::from_str_radix(body[..line_end].trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        let start = line_end + 2;
-        out.push_str(&body[start..(start + size).min(body.len())]);
-        body = &body[(start + size + 2).min(body.len())..];
-    }
-    out
+        Duration::from_secs(60),
+    )
 }
 
 fn get(addr: SocketAddr, target: &str) -> Reply {

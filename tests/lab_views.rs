@@ -4,6 +4,8 @@
 
 #![cfg(feature = "lab")]
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -21,20 +23,6 @@ fn server() -> SocketAddr {
         .addr
 }
 
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some(line_end) = body.find("\r\n") {
-        let size = usize::from_str_radix(body[..line_end].trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        let start = line_end + 2;
-        out.push_str(&body[start..start + size]);
-        body = &body[(start + size + 2).min(body.len())..];
-    }
-    out
-}
-
 /// One request on its own connection, with extra header lines: (status, headers, body).
 fn http(
     addr: SocketAddr,
@@ -43,28 +31,16 @@ fn http(
     extra: &str,
     body: &str,
 ) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    (status, head.to_string(), body)
+    let headers = format!("Content-Type: application/json\r\n{extra}");
+    let r = common::request(
+        addr,
+        method,
+        path,
+        &headers,
+        body.as_bytes(),
+        Duration::from_secs(120),
+    );
+    (r.status, r.head, r.body)
 }
 
 fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
