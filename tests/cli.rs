@@ -167,6 +167,12 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     let o = rookery(&["book", "probe", "--book", corrupt.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad opening book"), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).matches("bad opening book").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -734,6 +734,49 @@ fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
     e.quit();
 }
 
+/// A net or book path naming a FIFO (whose opening waits for a writer), an endless device or a
+/// directory is refused at once, before it is opened: the engine says why, keeps what it had,
+/// answers `isready` and plays. Its address space is limited, so reading `/dev/zero` to the
+/// end would fail the test by aborting as well as by hanging.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
+    let dir = std::env::temp_dir().join(format!("rookery-uci-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let mut e = Engine::start_limited(Some(1 << 30));
+    e.send("setoption name OwnBook value true");
+    let paths = [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()];
+    for (option, keeps) in [
+        ("EvalFile", "the net in use stays"),
+        ("BookFile", "playing without a book"),
+    ] {
+        for path in paths {
+            let asked = Instant::now();
+            e.send(&format!("setoption name {option} value {path}"));
+            let said = e.until(|l| l.starts_with("info string"));
+            let text = said.last().unwrap();
+            assert!(
+                text.contains(path)
+                    && (text.contains("not a regular file") || text.contains("is a directory"))
+                    && text.contains(keeps),
+                "{option} {path}: {text}"
+            );
+            assert!(asked.elapsed() < Duration::from_secs(5), "{option} {path}");
+        }
+    }
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 6");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Clocks below zero or beyond any game are said and read as sane values: a move comes.
 #[test]
 fn negative_and_absurd_clocks_give_a_move() {

@@ -20,6 +20,9 @@ use crate::core::moves::encode_move;
 use crate::error::Error;
 
 const ENTRY_SIZE: usize = 16;
+/// The largest book file read (268 million entries), so that a wrong path cannot make the
+/// engine read without end.
+pub const MAX_BOOK_FILE: u64 = 4 << 30;
 
 /// The book built into the binary: built by `rookery book build` from the master games of
 /// The Week in Chess 920 (see data/README.md).
@@ -75,8 +78,12 @@ impl Book {
     /// Reads and checks a book file.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), e))?;
-        Book::check(&bytes).map_err(|e| Error::Book(format!("{}: {e}", path.display())))?;
+        let bytes = crate::core::memory::read_file(path, MAX_BOOK_FILE)
+            .map_err(|e| Error::io(path.display(), e))?;
+        Book::check(&bytes).map_err(|e| match e {
+            Error::Book(reason) => Error::Book(format!("{}: {reason}", path.display())),
+            other => other,
+        })?;
         Ok(Book {
             bytes: Cow::Owned(bytes),
         })

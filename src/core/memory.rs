@@ -85,6 +85,59 @@ pub fn try_vec<T>(what: &str, n: usize, fill: impl FnMut() -> T) -> Result<Vec<T
     Ok(v)
 }
 
+/// Reads a whole file of at most `max` bytes, for files named in options and on command lines
+/// (a net, an opening book) whose reading must neither hang nor abort: the path must be a
+/// regular file, so a FIFO (whose opening would wait for a writer) or a device such as
+/// `/dev/zero` (endless) is refused before it is opened; a larger file is refused by its size,
+/// and one that grows while read stops at `max`; the buffer is reserved with an error instead of
+/// an abort when the memory cannot be had. The error is an I/O error for the caller to prefix
+/// with the path.
+pub fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error as IoError, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(IoError::new(
+            ErrorKind::InvalidInput,
+            "is a directory, not a file",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(IoError::new(
+            ErrorKind::InvalidInput,
+            "not a regular file (a pipe or a device); give a file",
+        ));
+    }
+    let too_large = || {
+        IoError::new(
+            ErrorKind::InvalidInput,
+            format!("larger than the {} MB such a file can be", max / MB),
+        )
+    };
+    if meta.len() > max {
+        return Err(too_large());
+    }
+    check(
+        &format!("reading a file of {} MB", meta.len() / MB),
+        meta.len(),
+        0,
+    )
+    .map_err(|e| IoError::new(ErrorKind::OutOfMemory, e.to_string()))?;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(meta.len() as usize).map_err(|e| {
+        IoError::new(
+            ErrorKind::OutOfMemory,
+            format!("cannot be read into memory: {e}"),
+        )
+    })?;
+    std::fs::File::open(path)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// Makes every allocation of a megabyte or more a mapping of its own, given back to the system
 /// when freed. Without it the C library raises that threshold to the size of the largest block
 /// freed so far, and a server that makes and drops hash tables on many threads keeps them all
@@ -225,6 +278,40 @@ fn address_space_room() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_file_takes_files_and_refuses_the_rest_without_opening_them() {
+        let dir = std::env::temp_dir().join(format!("rookery-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("ten");
+        std::fs::write(&file, b"0123456789").unwrap();
+        assert_eq!(read_file(&file, 10).unwrap(), b"0123456789");
+        let big = read_file(&file, 9).unwrap_err().to_string();
+        assert!(big.contains("larger than"), "{big}");
+        let d = read_file(&dir, 1 << 20).unwrap_err().to_string();
+        assert!(d.contains("is a directory"), "{d}");
+        assert!(read_file(&dir.join("none"), 10).is_err());
+        #[cfg(target_os = "linux")]
+        {
+            let dev = read_file(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
+            assert!(dev.to_string().contains("not a regular file"), "{dev}");
+            // A FIFO with no writer: opening it would wait for ever.
+            let fifo = dir.join("fifo");
+            assert!(
+                std::process::Command::new("mkfifo")
+                    .arg(&fifo)
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+            let f = read_file(&fifo, 1 << 20).unwrap_err();
+            assert!(f.to_string().contains("not a regular file"), "{f}");
+            // A kernel file reports size 0 and is read to its end all the same.
+            let status = read_file(std::path::Path::new("/proc/self/status"), 1 << 20).unwrap();
+            assert!(String::from_utf8_lossy(&status).contains("VmRSS"));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn limits_are_read_from_the_kernels_files() {

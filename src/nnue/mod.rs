@@ -39,6 +39,9 @@ pub const MAX_OUT_WEIGHT: i16 = 128;
 /// The most output buckets a net file may have.
 pub const MAX_BUCKETS: usize = 8;
 
+/// The largest net file read: the widest net the format allows (1,024 neurons, 8 buckets) takes
+/// about 1.6 MB, so a file above this is not a net and is refused before it is read.
+pub const MAX_NET_FILE: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RKNN";
 /// Version 2 adds the number of output buckets; version 1 files (one output layer) still read.
 const VERSION: u32 = 2;
@@ -333,7 +336,8 @@ impl Network {
 
     /// Reads a net file from disk.
     pub fn load(path: &str) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError(format!("{path}: {e}")))?;
+        let bytes = crate::core::memory::read_file(std::path::Path::new(path), MAX_NET_FILE)
+            .map_err(|e| NetError(format!("{path}: {e}")))?;
         Network::from_bytes(&bytes).map_err(|e| NetError(format!("{path}: {e}")))
     }
 
