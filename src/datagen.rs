@@ -451,7 +451,8 @@ fn result_value(text: &str) -> Option<f64> {
 
 /// Reads a data file: every sample, or the first bad line's number and what is wrong with it.
 pub fn read_samples(path: &str) -> Result<Vec<Sample>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::core::memory::read_text(path.as_ref(), crate::core::memory::MAX_INPUT)
+        .map_err(|e| Error::io(path, e))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {

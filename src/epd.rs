@@ -177,7 +177,8 @@ fn parse_ops(text: &str) -> Vec<(String, Vec<String>)> {
 
 /// Reads every record of an EPD file (blank lines and `#` comments skipped).
 pub fn read(path: &str) -> Result<Vec<Record>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::core::memory::read_text(path.as_ref(), crate::core::memory::MAX_INPUT)
+        .map_err(|e| Error::io(path, e))?;
     parse(&text).map_err(|e| Error::Invalid(format!("{path}: {e}")))
 }
 

@@ -114,7 +114,7 @@ fn perft_suite_passes_and_fails() {
 
 #[test]
 fn bad_input_is_one_clear_line_and_exit_2() {
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 12] = [
         &["analyse", "--fen", "not a fen"],
         // A hash table no machine has: refused before it is allocated.
         &[
@@ -130,6 +130,10 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         &["analyse", "--engine", "deep-blue"],
         &["perft", "--suite", "/nonexistent/suite.epd"],
         &["play", "--book", "/nonexistent/book.bin"],
+        // Endless devices: refused at once, never read until the memory runs out.
+        &["play", "--book", "/dev/zero"],
+        &["epd", "/dev/zero"],
+        &["perft", "--suite", "/dev/zero"],
         &["game", "--white", "random", "--black", "nope"],
         &[
             "tree",

@@ -118,7 +118,8 @@ pub fn run(args: DatagenArgs) -> Result<i32, Error> {
         .open(&args.out)
         .map_err(|e| Error::io(&args.out, e))?;
     if let Some(pgn) = &args.pgn {
-        let text = std::fs::read_to_string(pgn).map_err(|e| Error::io(pgn, e))?;
+        let text = crate::core::memory::read_text(pgn.as_ref(), crate::core::memory::MAX_INPUT)
+            .map_err(|e| Error::io(pgn, e))?;
         let (games, positions) = datagen::from_pgn(&text, &mut out)?;
         println!(
             "{positions} positions from {games} games of {pgn} written to {}",
@@ -170,7 +171,9 @@ fn games_key(args: &DatagenArgs, cfg: &Config) -> Result<String, Error> {
     };
     let openings = match &args.openings {
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+            let bytes =
+                crate::core::memory::read_input(path.as_ref(), crate::core::memory::MAX_INPUT)
+                    .map_err(|e| Error::io(path, e))?;
             format!("openings {:016x}", checksum(&bytes))
         }
         None => "openings none".to_string(),

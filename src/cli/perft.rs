@@ -60,7 +60,8 @@ pub fn run(args: PerftArgs) -> Result<i32, Error> {
 }
 
 fn run_suite(path: &str, max_depth: u32) -> Result<i32, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::core::memory::read_text(path.as_ref(), crate::core::memory::MAX_INPUT)
+        .map_err(|e| Error::io(path, e))?;
     let cases = parse_suite(&text)?;
     let start = Instant::now();
     let (mut passed, mut failed) = (0, 0);

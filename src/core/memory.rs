@@ -138,6 +138,80 @@ pub fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The largest input file read whole: a test suite, openings, games, a data set in text.
+pub const MAX_INPUT: u64 = 4 << 30;
+
+/// Reads a whole input named on a command line, at most `max` bytes: a regular file as
+/// `read_file` does, and also a pipe (`<(xz -dc games.pgn.xz)`) or a device, read until its end
+/// or until `max`, whichever comes first (so `/dev/zero` is an error, not the end of the memory).
+/// The buffer grows only after the memory for it is checked and reserved.
+pub fn read_input(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
+    read_stream(path, max, false)
+}
+
+/// `read_input` as UTF-8 text. A NUL byte, which no text input holds, stops the reading at once
+/// (so an endless device is refused in its first read, not after `max` bytes).
+pub fn read_text(path: &std::path::Path, max: u64) -> std::io::Result<String> {
+    String::from_utf8(read_stream(path, max, true)?).map_err(|_| not_text())
+}
+
+fn not_text() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidData,
+        "not UTF-8 text (a binary file?)",
+    )
+}
+
+fn read_stream(path: &std::path::Path, max: u64, text: bool) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error as IoError, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if meta.is_file() || meta.is_dir() {
+        let bytes = read_file(path, max)?;
+        if text && bytes.contains(&0) {
+            return Err(not_text());
+        }
+        return Ok(bytes);
+    }
+    let mut f = std::fs::File::open(path)?;
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if text && buf[..n].contains(&0) {
+            return Err(not_text());
+        }
+        if (bytes.len() + n) as u64 > max {
+            return Err(IoError::new(
+                ErrorKind::InvalidInput,
+                format!("longer than the {} MB such an input can be", max / MB),
+            ));
+        }
+        if bytes.capacity() - bytes.len() < n {
+            // Doubling, bounded by what may still come.
+            let more = (bytes.len().max(1 << 20) as u64).min(max - bytes.len() as u64) as usize;
+            let more = more.max(n);
+            check(
+                &format!("reading {} MB more", more as u64 / MB),
+                more as u64,
+                0,
+            )
+            .map_err(|e| IoError::new(ErrorKind::OutOfMemory, e.to_string()))?;
+            bytes.try_reserve_exact(more).map_err(|e| {
+                IoError::new(
+                    ErrorKind::OutOfMemory,
+                    format!("cannot be read into memory: {e}"),
+                )
+            })?;
+        }
+        bytes.extend_from_slice(&buf[..n]);
+    }
+}
+
 /// Makes every allocation of a megabyte or more a mapping of its own, given back to the system
 /// when freed. Without it the C library raises that threshold to the size of the largest block
 /// freed so far, and a server that makes and drops hash tables on many threads keeps them all
@@ -310,6 +384,38 @@ mod tests {
             let status = read_file(std::path::Path::new("/proc/self/status"), 1 << 20).unwrap();
             assert!(String::from_utf8_lossy(&status).contains("VmRSS"));
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn read_input_takes_pipes_and_stops_endless_ones() {
+        use std::path::Path;
+        let dir = std::env::temp_dir().join(format!("rookery-read-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("text");
+        std::fs::write(&file, "e4 e5\n").unwrap();
+        assert_eq!(read_text(&file, 100).unwrap(), "e4 e5\n");
+        let zero = read_input(Path::new("/dev/zero"), 3 << 20).unwrap_err();
+        assert!(zero.to_string().contains("longer than the 3 MB"), "{zero}");
+        // As text, the first read's NUL bytes end it.
+        let zero = read_text(Path::new("/dev/zero"), MAX_INPUT).unwrap_err();
+        assert!(zero.to_string().contains("not UTF-8 text"), "{zero}");
+        // A pipe, as a shell's process substitution gives: 5 MB read whole, in many reads.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "head -c 5000000 /dev/zero | tr '\\0' 'a'"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::os::fd::AsRawFd;
+        let fd = child.stdout.as_ref().unwrap().as_raw_fd();
+        let text = read_text(Path::new(&format!("/proc/self/fd/{fd}")), 8 << 20).unwrap();
+        assert_eq!(text.len(), 5_000_000);
+        assert!(text.bytes().all(|b| b == b'a'));
+        child.wait().unwrap();
+        std::fs::write(&file, [0xff, 0xfe, 0x00]).unwrap();
+        let bin = read_text(&file, 100).unwrap_err();
+        assert!(bin.to_string().contains("not UTF-8"), "{bin}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

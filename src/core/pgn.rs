@@ -172,7 +172,8 @@ fn clean_token(word: &str) -> Option<String> {
 
 /// Reads a PGN file.
 pub fn read_file(path: &str) -> Result<Vec<PgnGame>, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::core::memory::read_input(path.as_ref(), crate::core::memory::MAX_INPUT)
+        .map_err(|e| Error::io(path, e))?;
     Ok(read_games(&String::from_utf8_lossy(&bytes)))
 }
 

@@ -577,7 +577,8 @@ fn adjudicate(cfg: &Config, game: &Game, book_plies: usize, sides: &[Side; 2]) -
 
 /// Reads openings: EPD (one position a line) or PGN (each game's moves from its start).
 pub fn load_openings(path: &str) -> Result<Vec<Opening>, crate::Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| crate::Error::io(path, e))?;
+    let text = crate::core::memory::read_text(path.as_ref(), crate::core::memory::MAX_INPUT)
+        .map_err(|e| crate::Error::io(path, e))?;
     let mut out = Vec::new();
     if path.ends_with(".pgn") {
         for (i, g) in crate::core::pgn::read_games(&text).into_iter().enumerate() {
