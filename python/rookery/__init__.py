@@ -181,6 +181,9 @@ class Engine:
             raise ValueError(f"hash must be 1 to {_native.HASH_MAX_MB} MB, got {hash!r}")
         if not isinstance(threads, int) or not 1 <= threads <= 256:
             raise ValueError(f"threads must be 1 to 256, got {threads!r}")
+        # The Lab's range: 1000 to 3000 (the UCI option stops at 2200, its fitted scale).
+        if elo is not None and (not isinstance(elo, int) or not 1000 <= elo <= 3000):
+            raise ValueError(f"elo must be 1000 to 3000, got {elo!r}")
         self._native = _native.NativeEngine(
             name,
             seed=seed,

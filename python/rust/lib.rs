@@ -136,6 +136,13 @@ impl NativeEngine {
                 "threads must be 1 to 256, got {threads}"
             )));
         }
+        if let Some(e) = elo
+            && !(1000..=3000).contains(&e)
+        {
+            return Err(PyValueError::new_err(format!(
+                "elo must be 1000 to 3000, got {e}"
+            )));
+        }
         let book = book
             .map(|path| rookery::book::Book::open(&path).map(Arc::new))
             .transpose()

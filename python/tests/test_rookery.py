@@ -204,6 +204,8 @@ def test_tablebase_probes():
         (lambda: rookery.Engine("rookery", hash=10**30), "hash must be 1 to 32768 MB"),
         (lambda: rookery.Engine("rookery", threads=0), "threads must be 1 to 256"),
         (lambda: rookery.Engine("rookery", threads=10**6), "threads must be 1 to 256"),
+        (lambda: rookery.Engine("rookery", elo=500), "elo must be 1000 to 3000"),
+        (lambda: rookery.Engine("rookery", elo=10**30), "elo must be 1000 to 3000"),
         (lambda: rookery.Engine("alphabeta", book="/no/such/book.bin"), "/no/such/book.bin"),
         (lambda: rookery.tree(chess.Board(), "pst", 2), "no search tree for engine 'pst'"),
         (lambda: rookery.tree(MIDDLEGAME, "minimax", 4, max_nodes=100_000), "depth 3"),

@@ -133,7 +133,7 @@ pub struct EngineArgs {
     /// Seed for every random choice: the same seed replays the same game [default: from the clock]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Polyglot book for the engines from `book` upward [default: the built-in book]
+    /// Polyglot book for the engines from `book` upward [default: the built-in book in `play` and `game`, none in `analyse` and `serve`; `epd` always searches]
     #[arg(long, value_name = "FILE")]
     pub book: Option<String>,
     /// Play without an opening book (the `book` engine still uses one)
