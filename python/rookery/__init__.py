@@ -26,12 +26,14 @@ __all__ = [
     "Evaluation",
     "GameRecord",
     "MatchResult",
+    "NetInfo",
     "ScoredMove",
     "Tablebase",
     "TablebaseMove",
     "Tree",
     "TreeNode",
     "engines",
+    "net_info",
     "evaluate",
     "match",
     "perft",
@@ -281,19 +283,55 @@ class Evaluation:
     terms: Dict[str, Tuple[int, int]]
 
 
-def evaluate(board: BoardLike, terms: bool = False) -> Union[int, Evaluation]:
-    """The hand-crafted static evaluation of ``board`` in centipawns for the side to move;
-    with ``terms=True``, an ``Evaluation`` with every term, as UCI ``eval`` prints it.
+def evaluate(
+    board: BoardLike, terms: bool = False, eval: Optional[str] = None, net: Optional[str] = None
+) -> Union[int, Evaluation]:
+    """The static evaluation of ``board`` in centipawns for the side to move: the hand-crafted
+    one by default (``eval="hce"``), or with ``eval="net"`` the learned net's (the built-in net,
+    or the net file ``net``; ``net=`` alone means ``eval="net"``). With ``terms=True``, the hand-crafted evaluation as an
+    ``Evaluation`` with every term, as UCI ``eval`` prints it (a net has no terms).
 
     >>> rookery.evaluate(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800
+    True
+    >>> rookery.evaluate(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"), eval="net") > 800
     True
     >>> "passed pawns" in rookery.evaluate(chess.Board(), terms=True).terms
     True
     """
+    if eval is None:
+        eval = "hce" if net is None else "net"
+    if eval == "net":
+        if terms:
+            raise ValueError("terms=True is the hand-crafted evaluation's: a net has no terms")
+        return _native.evaluate_net(_fen(board), net)[0]
+    if eval != "hce":
+        raise ValueError(f"unknown evaluation '{eval}' (hce or net)")
+    if net is not None:
+        raise ValueError("net needs eval='net'")
     stm, white, parts = _native.evaluate(_fen(board))
     if not terms:
         return stm
     return Evaluation(stm, white, {name: (mg, eg) for name, mg, eg in parts})
+
+
+class NetInfo(NamedTuple):
+    """A learned net: its ``architecture`` in words, its ``hidden`` neurons (each perspective), its
+    output ``buckets``, and its ``provenance`` (the data, command and commit it came from)."""
+
+    architecture: str
+    hidden: int
+    buckets: int
+    provenance: str
+
+
+def net_info(net: Optional[str] = None) -> NetInfo:
+    """The built-in net's shape and origin, or those of the net file ``net``.
+
+    >>> info = rookery.net_info()
+    >>> info.hidden >= 128, "768 ->" in info.architecture
+    (True, True)
+    """
+    return NetInfo(*_native.net_info(net))
 
 
 def perft(board: BoardLike, depth: int, divide: bool = False) -> Union[int, Dict[chess.Move, int]]:

@@ -298,6 +298,43 @@ fn evaluate(fen: &str) -> PyResult<(i32, i32, Vec<Term>)> {
     ))
 }
 
+/// The built-in net, or the net file `path`.
+fn net_of(path: Option<&str>) -> PyResult<Arc<Network>> {
+    match path {
+        None => Ok(Network::default_net()),
+        Some(p) => Network::load(p)
+            .map(Arc::new)
+            .map_err(|e| PyValueError::new_err(e.0)),
+    }
+}
+
+/// A learned net's static evaluation: (side to move's cp, White's cp).
+#[pyfunction]
+#[pyo3(signature = (fen, net=None))]
+fn evaluate_net(fen: &str, net: Option<String>) -> PyResult<(i32, i32)> {
+    let pos = position(fen)?;
+    let v = net_of(net.as_deref())?.evaluate_board(pos.board(), pos.turn());
+    let white = if pos.turn() == shakmaty::Color::White {
+        v
+    } else {
+        -v
+    };
+    Ok((v, white))
+}
+
+/// A net's shape and origin: (architecture, hidden neurons, output buckets, provenance).
+#[pyfunction]
+#[pyo3(signature = (net=None))]
+fn net_info(net: Option<String>) -> PyResult<(String, usize, usize, String)> {
+    let n = net_of(net.as_deref())?;
+    Ok((
+        n.architecture(),
+        n.hidden(),
+        n.buckets(),
+        n.provenance.clone(),
+    ))
+}
+
 /// Leaf positions `depth` plies below the position.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
@@ -628,6 +665,8 @@ fn _rookery(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HASH_MAX_MB", rookery::options::HASH_MAX_MB)?;
     m.add_function(wrap_pyfunction!(engines, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_net, m)?)?;
+    m.add_function(wrap_pyfunction!(net_info, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(divide, m)?)?;
     m.add_function(wrap_pyfunction!(search_tree, m)?)?;

@@ -205,6 +205,11 @@ def test_tablebase_probes():
         (lambda: rookery.Engine("rookery", threads=0), "threads must be 1 to 256"),
         (lambda: rookery.Engine("rookery", threads=10**6), "threads must be 1 to 256"),
         (lambda: rookery.Engine("rookery", elo=500), "elo must be 1000 to 3000"),
+        (lambda: rookery.evaluate(chess.Board(), eval="neural"), "unknown evaluation"),
+        (lambda: rookery.evaluate(chess.Board(), eval="net", terms=True), "a net has no terms"),
+        (lambda: rookery.evaluate(chess.Board(), eval="hce", net="x.nnue"), "needs eval='net'"),
+        (lambda: rookery.evaluate(chess.Board(), eval="net", net="/no/such.nnue"), "/no/such.nnue"),
+        (lambda: rookery.net_info("/dev/zero"), "not a regular file"),
         (lambda: rookery.Engine("rookery", elo=10**30), "elo must be 1000 to 3000"),
         (lambda: rookery.Engine("alphabeta", book="/no/such/book.bin"), "/no/such/book.bin"),
         (lambda: rookery.tree(chess.Board(), "pst", 2), "no search tree for engine 'pst'"),
@@ -327,6 +332,27 @@ print("move", engine.play(chess.Board()))
     assert done.returncode == 0, done.stderr
     assert "ValueError: a hash table of 4096 MB does not fit" in done.stdout, done.stdout
     assert "move " in done.stdout
+
+
+def test_the_nets_static_evaluation_sees_both_sides_alike():
+    # A perspective net scores a position for the side to move from that side's own view, so a
+    # position and its colour-flipped mirror (the other side to move) score exactly alike.
+    fens = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/3r4 b - - 0 40",
+        "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+    ]
+    for fen in fens:
+        board = chess.Board(fen)
+        net = rookery.evaluate(board, eval="net")
+        assert rookery.evaluate(board.mirror(), eval="net") == net, fen
+        assert rookery.evaluate(board.mirror()) == rookery.evaluate(board), fen
+    queen_up = chess.Board(fens[2])
+    assert rookery.evaluate(queen_up, eval="net") > 500
+    assert rookery.evaluate(queen_up.mirror(), eval="net") > 500
+    info = rookery.net_info()
+    assert info.hidden >= 128 and info.buckets >= 1 and "768" in info.architecture
+    assert info.provenance
 
 
 def test_the_evaluation_is_chosen_by_eval_and_net(tmp_path):
