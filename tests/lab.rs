@@ -262,6 +262,20 @@ fn ladder_and_evaluation() {
     assert_eq!(status, 200);
     assert!(v["terms"].as_array().unwrap().len() >= 5);
     assert_eq!(v["value"], v["white"]);
+    // The net's score beside the terms, from the same two points of view.
+    assert!(v["net"]["value"].is_i64(), "{v}");
+    assert_eq!(v["net"]["value"], v["net"]["white"]);
+    assert!(v["net"]["architecture"].as_str().unwrap().contains("768"));
+    let (_, black) = post(
+        addr,
+        "/api/eval",
+        r#"{"fen": "4k3/8/8/8/8/8/8/3QK3 b - - 0 1"}"#,
+    );
+    assert!(black["net"]["value"].as_i64().unwrap() < -500, "{black}");
+    assert_eq!(
+        black["net"]["white"],
+        -black["net"]["value"].as_i64().unwrap()
+    );
     let (status, v) = post(addr, "/api/eval", r#"{"fen": "8/8/8/8 w - - 0 1"}"#);
     assert_eq!(status, 400);
     assert!(error_of(&v).contains("invalid FEN"));

@@ -369,19 +369,23 @@ pub fn analysis_json(pos: &Chess, a: &Analysis) -> Value {
     })
 }
 
-/// `POST /api/eval`: the strong engine's evaluation term by term.
+/// `POST /api/eval`: the hand-crafted evaluation term by term, and the built-in net's score
+/// beside it (a net has no terms to show).
 pub fn eval(at: &At) -> ApiResult {
     use crate::eval::hce::{Parts, evaluate_board};
     let game = at.game()?;
     let pos = game.position();
     let mut parts = Parts::default();
     let v = evaluate_board(pos.board(), pos.turn(), &mut parts);
-    let white = if pos.turn() == Color::White { v } else { -v };
+    let white_view = |v: i32| if pos.turn() == Color::White { v } else { -v };
+    let net = crate::nnue::Network::default_net();
+    let nv = net.evaluate_board(pos.board(), pos.turn());
     Ok(json!({
         "fen": game.fen(),
         "value": v,
-        "white": white,
+        "white": white_view(v),
         "terms": parts.0.iter().map(|(n, s)| json!({ "name": n, "mg": s.0, "eg": s.1 })).collect::<Vec<_>>(),
+        "net": { "value": nv, "white": white_view(nv), "architecture": net.architecture() },
     }))
 }
 

@@ -239,6 +239,7 @@ def test_a_heatmap_on_the_board(d):
     d.find_element(By.ID, "eval-run").click()
     wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#eval-board rect.heat")) == 30)
     assert "Final evaluation" in text(d, "eval-status")
+    assert "The learned net" in text(d, "eval-status")
     assert len(d.find_elements(By.CSS_SELECTOR, "#eval-table tbody tr")) > 5
     Select(d.find_element(By.ID, "heat-layer")).select_by_value("contribution")
     wait(d, lambda d: "contribution" in text(d, "heat-about"))

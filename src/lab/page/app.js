@@ -664,7 +664,7 @@ async function runEval() {
       tr.firstChild.textContent = t.name;
       tbody.appendChild(tr);
     }
-    $("eval-status").textContent = `Final evaluation: ${fmtScore(data.white)} (White's view); ${fmtScore(data.value)} for the side to move. Terms in centipawns, White's view, blended by the game phase.`;
+    $("eval-status").textContent = `Final evaluation: ${fmtScore(data.white)} (White's view); ${fmtScore(data.value)} for the side to move. Terms in centipawns, White's view, blended by the game phase. The learned net (built in, ${data.net.architecture}) says ${fmtScore(data.net.white)} (White's view), with no terms to show: its knowledge is in its weights.`;
     heat.data = map;
     heat.board.set({ fen: map.fen, legal: [], moves: [] });
     // The evaluations the server offers: the hand-crafted one and the built-in net.
