@@ -116,19 +116,8 @@ pub fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
     if meta.len() > max {
         return Err(too_large());
     }
-    check(
-        &format!("reading a file of {} MB", meta.len() / MB),
-        meta.len(),
-        0,
-    )
-    .map_err(|e| IoError::new(ErrorKind::OutOfMemory, e.to_string()))?;
     let mut bytes = Vec::new();
-    bytes.try_reserve_exact(meta.len() as usize).map_err(|e| {
-        IoError::new(
-            ErrorKind::OutOfMemory,
-            format!("cannot be read into memory: {e}"),
-        )
-    })?;
+    reserve(&mut bytes, meta.len())?;
     std::fs::File::open(path)?
         .take(max + 1)
         .read_to_end(&mut bytes)?;
@@ -136,6 +125,20 @@ pub fn read_file(path: &std::path::Path, max: u64) -> std::io::Result<Vec<u8>> {
         return Err(too_large());
     }
     Ok(bytes)
+}
+
+/// Room for `more` bytes in `bytes`, after checking that the memory can be had: an error, never
+/// an abort.
+fn reserve(bytes: &mut Vec<u8>, more: u64) -> std::io::Result<()> {
+    use std::io::{Error as IoError, ErrorKind};
+    check(&format!("reading {} MB", more / MB), more, 0)
+        .map_err(|e| IoError::new(ErrorKind::OutOfMemory, e.to_string()))?;
+    bytes.try_reserve_exact(more as usize).map_err(|e| {
+        IoError::new(
+            ErrorKind::OutOfMemory,
+            format!("cannot be read into memory: {e}"),
+        )
+    })
 }
 
 /// The largest input file read whole: a test suite, openings, games, a data set in text.
@@ -194,19 +197,7 @@ fn read_stream(path: &std::path::Path, max: u64, text: bool) -> std::io::Result<
         if bytes.capacity() - bytes.len() < n {
             // Doubling, bounded by what may still come.
             let more = (bytes.len().max(1 << 20) as u64).min(max - bytes.len() as u64) as usize;
-            let more = more.max(n);
-            check(
-                &format!("reading {} MB more", more as u64 / MB),
-                more as u64,
-                0,
-            )
-            .map_err(|e| IoError::new(ErrorKind::OutOfMemory, e.to_string()))?;
-            bytes.try_reserve_exact(more).map_err(|e| {
-                IoError::new(
-                    ErrorKind::OutOfMemory,
-                    format!("cannot be read into memory: {e}"),
-                )
-            })?;
+            reserve(&mut bytes, more.max(n) as u64)?;
         }
         bytes.extend_from_slice(&buf[..n]);
     }
