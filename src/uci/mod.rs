@@ -123,8 +123,46 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
     (w, 1000 - w - l, l)
 }
 
-/// The `info` lines for one report.
-fn info_lines(a: &Analysis, multipv: usize, chess960: bool, show_wdl: bool) -> Vec<String> {
+/// The `info` line for the move played, `best`, when the last line reported began with another:
+/// its score and bound from the analysis where the search scored it, and its line (the
+/// analysis's principal variation where that begins with it, else the move alone).
+fn closing_info(a: &Analysis, best: Move, chess960: bool, show_wdl: bool) -> String {
+    let pv = if a.pv.first() == Some(&best) {
+        a.pv.clone()
+    } else {
+        vec![best]
+    };
+    let scored = a
+        .lines
+        .iter()
+        .find(|l| l.pv.first() == Some(&best))
+        .map(|l| (l.score, l.bound))
+        .or_else(|| {
+            a.moves
+                .iter()
+                .find(|s| s.mv == best)
+                .and_then(|s| s.score.map(|score| (score, s.bound)))
+        });
+    match scored {
+        Some((score, bound)) => {
+            let line = PvLine { score, bound, pv };
+            format_lines(a, &[line], chess960, show_wdl).remove(0)
+        }
+        None => {
+            let pv: Vec<String> = pv.iter().map(|&m| move_text(m, chess960)).collect();
+            format!(
+                "info depth {} nodes {} time {} pv {}",
+                a.depth.max(1),
+                a.nodes,
+                a.elapsed.as_millis(),
+                pv.join(" ")
+            )
+        }
+    }
+}
+
+/// The lines an `info` report gives for an analysis, best first.
+fn reported_lines(a: &Analysis, multipv: usize) -> Vec<PvLine> {
     let mut lines: Vec<PvLine> = a.lines.clone();
     // Engines that score root moves without lines (the ladder) fill MultiPV from their moves.
     if multipv > lines.len() {
@@ -143,11 +181,16 @@ fn info_lines(a: &Analysis, multipv: usize, chess960: bool, show_wdl: bool) -> V
             }
         }
     }
+    lines.truncate(multipv.max(1));
+    lines
+}
+
+/// The `info` line of each of `lines`, with the analysis's depth, nodes and time.
+fn format_lines(a: &Analysis, lines: &[PvLine], chess960: bool, show_wdl: bool) -> Vec<String> {
     let ms = a.elapsed.as_millis() as u64;
     let nps = a.nodes * 1000 / ms.max(1);
     lines
         .iter()
-        .take(multipv.max(1))
         .enumerate()
         .map(|(i, l)| {
             let score = uci_score(l.score);
@@ -613,9 +656,16 @@ impl State {
         let answered = Arc::new(AtomicBool::new(false));
         let answered_t = answered.clone();
         let spawned = std::thread::Builder::new().spawn(move || {
+            // The first move of the last line reported: when the move played is another (a
+            // search stopped inside an iteration that had found a better move), one more
+            // `info` line gives the played move's line, since clients read the last one as the
+            // engine's verdict.
+            let reported_first: std::cell::Cell<Option<Move>> = std::cell::Cell::new(None);
             let mut report = |r: Report<'_>| match r {
                 Report::Iteration(a) => {
-                    for l in info_lines(a, multipv, chess960, show_wdl) {
+                    let lines = reported_lines(a, multipv);
+                    reported_first.set(lines.first().and_then(|l| l.pv.first().copied()));
+                    for l in format_lines(a, &lines, chess960, show_wdl) {
                         out.line(&l);
                     }
                 }
@@ -653,6 +703,11 @@ impl State {
                 .best
                 .filter(|m| legal.contains(m))
                 .or_else(|| legal.first().copied());
+            if let Some(m) = best
+                && reported_first.get() != Some(m)
+            {
+                out.line(&closing_info(&analysis, m, chess960, show_wdl));
+            }
             answered_t.store(true, Ordering::Release);
             match best {
                 Some(m) => {
