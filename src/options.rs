@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use crate::core::memory::{self, MB};
+use crate::core::params;
 use crate::engine::{Evaluation, Settings};
 use crate::nnue::Network;
 use crate::registry;
@@ -266,6 +267,18 @@ impl Options {
                 };
                 format!("option name {} type {tail}", d.name)
             })
+            .chain(
+                // A tuning build lists every search parameter too (src/core/params.rs).
+                params::PARAMS.iter().filter(|_| params::TUNABLE).map(|p| {
+                    format!(
+                        "option name {} type spin default {} min {} max {}",
+                        p.name,
+                        params::value(p),
+                        p.min,
+                        p.max
+                    )
+                }),
+            )
             .collect()
     }
 
@@ -289,6 +302,19 @@ impl Options {
     /// Sets an option from `setoption name <name> [value <value>]`, checking the value against
     /// the option's kind and range first.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        if params::TUNABLE
+            && find(name).is_none()
+            && let Some(p) = params::find(name)
+        {
+            let v = value
+                .map(str::trim)
+                .ok_or_else(|| format!("option '{}' needs a value", p.name))?;
+            let n: i64 = v
+                .parse()
+                .map_err(|_| format!("option '{}': '{v}' is not a whole number", p.name))?;
+            params::set(p.name, n).map_err(|e| format!("option {e}"))?;
+            return Ok(Effect::None);
+        }
         let d = find(name).ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
         let value = value.map(str::trim);
         let need = || value.ok_or_else(|| format!("option '{}' needs a value", d.name));

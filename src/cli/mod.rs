@@ -107,6 +107,14 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Fit every evaluation parameter to labelled positions and write them as Rust source
     Tune(tune::TuneArgs),
+    /// Every search and time parameter with its default, range and step, in OpenBench's SPSA
+    /// input format (`name, int, default, min, max, c_end, r_end`); `--table` for a table with
+    /// what each does. A build with `--features spsa` takes them as UCI options
+    Params {
+        /// A table with each parameter's meaning instead of the SPSA input
+        #[arg(long)]
+        table: bool,
+    },
     /// Endgame tablebases: probe a position
     Tb {
         #[command(subcommand)]
@@ -309,6 +317,29 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Some(Command::Train(args)) => train::run(args),
         #[cfg(feature = "lab")]
         Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Params { table }) => {
+            use crate::core::params;
+            if table {
+                println!(
+                    "{:<24} {:>7} {:>7} {:>7} {:>5}  meaning",
+                    "name", "default", "min", "max", "step"
+                );
+                for p in params::PARAMS {
+                    println!(
+                        "{:<24} {:>7} {:>7} {:>7} {:>5}  {}",
+                        p.name,
+                        params::value(p),
+                        p.min,
+                        p.max,
+                        p.step,
+                        p.help.trim()
+                    );
+                }
+            } else {
+                print!("{}", params::spsa_input());
+            }
+            Ok(0)
+        }
         Some(Command::Bench { depth, eval, net }) => {
             let eval = datagen::evaluation(&eval, net.as_deref())?;
             crate::bench::run_printed(depth, &eval, None, |l| println!("{l}"))?;

@@ -8,6 +8,7 @@ pub mod game;
 pub mod limits;
 pub mod memory;
 pub mod moves;
+pub mod params;
 pub mod pgn;
 pub mod pv;
 pub mod rng;

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::core::Limits;
+use crate::core::params::{self, hundredths};
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -55,7 +56,12 @@ impl TimeManager {
         let remaining = ms(clock.remaining);
         let inc = ms(clock.increment);
         let over = ms(overhead);
-        let moves = i64::from(clock.moves_to_go.unwrap_or(25).clamp(1, 40));
+        let moves = i64::from(
+            clock
+                .moves_to_go
+                .unwrap_or(params::tm_moves() as u32)
+                .clamp(1, 40),
+        );
         // A reserve of 20 overheads stays on the clock: when it runs low the engine spends
         // less than the increment less the overhead, so the clock settles at the reserve
         // instead of draining toward zero, where one stall of the GUI or the machine flags.
@@ -69,7 +75,7 @@ impl TimeManager {
         let cap = if moves == 1 {
             on_clock * 7 / 10
         } else {
-            on_clock * 2 / 5
+            on_clock * i64::from(params::tm_cap()) / 100
         };
         // Never into the reserve: above it, at most what leaves the reserve on the clock once
         // this move's increment comes; at or below it, at most three quarters of what the
@@ -82,7 +88,10 @@ impl TimeManager {
         } else {
             on_clock / 20
         };
-        let hard = (soft * 3).min(cap).min(above.max(below)).max(1) as u64;
+        let hard = (soft * i64::from(params::tm_hard_ratio()) / 100)
+            .min(cap)
+            .min(above.max(below))
+            .max(1) as u64;
         let soft = (soft.max(1) as u64).min(hard);
         (
             Some(Duration::from_millis(soft)),
@@ -139,14 +148,17 @@ pub fn effort_factor(best: u64, total: u64) -> f64 {
         return 1.0;
     }
     let share = (best as f64 / total as f64).clamp(0.0, 1.0);
-    ((1.5 - share) * 1.3).clamp(0.5, 1.8)
+    ((hundredths(params::effort_base()) - share) * hundredths(params::effort_scale())).clamp(
+        hundredths(params::effort_min()),
+        hundredths(params::effort_max()),
+    )
 }
 
 /// How the soft target scales with the fall of the best score since the last iteration (in
 /// centipawns, from the side to move's view): 1.0 for none (or a rise), up to 1.5 for a fall of a
 /// pawn or more, so a move that is going wrong is searched longer.
 pub fn fall_factor(fall: i32) -> f64 {
-    1.0 + f64::from(fall.clamp(0, 100)) / 200.0
+    1.0 + f64::from(fall.clamp(0, params::fall_max())) / f64::from(params::fall_divisor())
 }
 
 /// Decides when a search must stop: checked at every node, it asks the time manager only every
