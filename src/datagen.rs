@@ -162,9 +162,7 @@ impl<W: Write> Sink for EpdSink<W> {
 impl Sink for ChunkWriter {
     fn write_game(&mut self, _seed: u64, game: &GameRecord) -> Result<(), Error> {
         let mut log = Vec::new();
-        game.log()
-            .encode(&mut log)
-            .map_err(|e| Error::Invalid(format!("game {}: cannot log it: {e}", game.index)))?;
+        game.log().encode(&mut log)?;
         ChunkWriter::write_game(self, game.index, &game.records(), &log)
     }
 }

@@ -16,8 +16,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::core::Rng;
+use crate::core::bytes::{self, Put, Reader};
 use crate::data::Record;
-use crate::error::Error;
+use crate::error::{Error, TrainProblem};
 use crate::nnue::{self, Activation, INPUTS, Network, QA, QB};
 
 /// Scores are turned into expected results with this many centipawns a unit.
@@ -472,98 +473,103 @@ impl Trainer {
     }
 
     /// The trainer as a checkpoint file: the float net, the optimiser's moments, the epoch and
-    /// the loss history.
+    /// the loss history, then the checksum of all before it.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(CHECKPOINT_MAGIC);
-        out.extend_from_slice(&(self.net.hidden as u32).to_le_bytes());
-        out.push(match self.net.activation {
-            Activation::CReLU => 0,
-            Activation::SCReLU => 1,
-        });
-        out.extend_from_slice(&(self.net.buckets as u32).to_le_bytes());
-        out.extend_from_slice(&self.step.to_le_bytes());
-        out.extend_from_slice(&(self.epoch as u32).to_le_bytes());
-        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
-        for (a, b) in &self.history {
-            out.extend_from_slice(&a.to_le_bytes());
-            out.extend_from_slice(&b.to_le_bytes());
+        out.put(self.net.hidden as u32);
+        out.put(activation_code(self.net.activation));
+        out.put(self.net.buckets as u32);
+        out.put(self.step);
+        out.put(self.epoch as u32);
+        out.put(self.history.len() as u32);
+        for &(a, b) in &self.history {
+            out.put(a);
+            out.put(b);
         }
-        for x in self.net.params.iter().chain(&self.m).chain(&self.v) {
-            out.extend_from_slice(&x.to_le_bytes());
+        for &x in self.net.params.iter().chain(&self.m).chain(&self.v) {
+            out.put(x);
         }
-        let sum = nnue::checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        bytes::seal(&mut out);
         out
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Trainer, String> {
+    /// A checkpoint read back, checked: its magic, its checksum, and a net shape that can be.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Trainer, Error> {
+        let refuse = |problem| Error::Train {
+            path: String::new(),
+            problem,
+        };
         if bytes.len() < 12
             || (&bytes[..4] != CHECKPOINT_MAGIC && &bytes[..4] != CHECKPOINT_MAGIC_1)
         {
-            return Err("not a Rookery training checkpoint".into());
+            return Err(refuse(TrainProblem::NotACheckpoint));
         }
         let bucketed = &bytes[..4] == CHECKPOINT_MAGIC;
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        if nnue::checksum(body) != u64::from_le_bytes(sum.try_into().unwrap()) {
-            return Err("the checkpoint is damaged (checksum)".into());
-        }
-        let mut at = 4;
-        let mut take = |n: usize| -> Result<&[u8], String> {
-            let s = body.get(at..at + n).ok_or("the checkpoint is cut short")?;
-            at += n;
-            Ok(s)
+        let body = bytes::unseal(bytes).ok_or_else(|| refuse(TrainProblem::Damaged))?;
+        let mut r = Reader::new(body);
+        let mut fields = || -> Result<Trainer, TrainProblem> {
+            let short = TrainProblem::CutShort;
+            r.take(4, "the magic").map_err(short)?;
+            let hidden = r.read::<u32>("the hidden size").map_err(short)? as usize;
+            let code: u8 = r.read("the activation").map_err(short)?;
+            let activation = activation_from_code(code).ok_or(TrainProblem::Activation(code))?;
+            if hidden == 0 || hidden > nnue::MAX_HIDDEN {
+                return Err(TrainProblem::Hidden {
+                    hidden,
+                    max: nnue::MAX_HIDDEN,
+                });
+            }
+            let buckets = if bucketed {
+                r.read::<u32>("the output buckets").map_err(short)? as usize
+            } else {
+                1
+            };
+            if !nnue::valid_buckets(buckets) {
+                return Err(TrainProblem::Buckets(buckets));
+            }
+            let step = r.read("the step").map_err(short)?;
+            let epoch = r.read::<u32>("the epoch").map_err(short)? as usize;
+            let hist = r.read::<u32>("the history's length").map_err(short)? as usize;
+            let losses = r
+                .read_n::<f32>(2 * hist.min(1 << 20), "the loss history")
+                .map_err(short)?;
+            let history = losses.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+            let n = FloatNet::len(hidden, buckets);
+            let params = r.read_n(n, "the weights").map_err(short)?;
+            let m = r.read_n(n, "the first moments").map_err(short)?;
+            let v = r.read_n(n, "the second moments").map_err(short)?;
+            Ok(Trainer {
+                net: FloatNet {
+                    hidden,
+                    activation,
+                    buckets,
+                    params,
+                },
+                m,
+                v,
+                step,
+                epoch,
+                history,
+            })
         };
-        let hidden = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
-        let activation = match take(1)?[0] {
-            0 => Activation::CReLU,
-            _ => Activation::SCReLU,
-        };
-        if hidden == 0 || hidden > nnue::MAX_HIDDEN {
-            return Err(format!("a hidden layer of {hidden}"));
-        }
-        let buckets = if bucketed {
-            u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize
-        } else {
-            1
-        };
-        if !nnue::valid_buckets(buckets) {
-            return Err(format!("{buckets} output buckets"));
-        }
-        let step = u64::from_le_bytes(take(8)?.try_into().unwrap());
-        let epoch = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
-        let hist = u32::from_le_bytes(take(4)?.try_into().unwrap()) as usize;
-        let mut history = Vec::new();
-        for _ in 0..hist.min(1 << 20) {
-            let a = f32::from_le_bytes(take(4)?.try_into().unwrap());
-            let b = f32::from_le_bytes(take(4)?.try_into().unwrap());
-            history.push((a, b));
-        }
-        let n = FloatNet::len(hidden, buckets);
-        let mut floats = |k: usize| -> Result<Vec<f32>, String> {
-            let raw = take(4 * k)?;
-            Ok(raw
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
-                .collect())
-        };
-        let params = floats(n)?;
-        let m = floats(n)?;
-        let v = floats(n)?;
-        Ok(Trainer {
-            net: FloatNet {
-                hidden,
-                activation,
-                buckets,
-                params,
-            },
-            m,
-            v,
-            step,
-            epoch,
-            history,
-        })
+        fields().map_err(refuse)
     }
+}
+
+/// An activation's code in a checkpoint: the code a net file gives it.
+fn activation_code(a: Activation) -> u8 {
+    match a {
+        Activation::CReLU => 0,
+        Activation::SCReLU => 1,
+    }
+}
+
+/// The activation of a checkpoint's code; `None` for a code that names none.
+fn activation_from_code(code: u8) -> Option<Activation> {
+    [Activation::CReLU, Activation::SCReLU]
+        .into_iter()
+        .find(|&a| activation_code(a) == code)
 }
 
 /// The loss curve as an SVG picture: training and validation loss by epoch.
@@ -669,6 +675,7 @@ pub fn load_all(paths: &[String]) -> Result<Vec<Record>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ReadError;
     use shakmaty::{Chess, Position};
 
     /// Positions for the tests: the perft suites' positions and a ply below each.
@@ -828,10 +835,65 @@ mod tests {
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
         let mut damaged = t.to_bytes();
         damaged[40] ^= 4;
-        assert!(
-            Trainer::from_bytes(&damaged)
-                .unwrap_err()
-                .contains("damaged")
+        let e = Trainer::from_bytes(&damaged).unwrap_err();
+        assert!(e.to_string().contains("damaged"));
+        assert_eq!(
+            e,
+            Error::Train {
+                path: String::new(),
+                problem: TrainProblem::Damaged
+            }
         );
+    }
+
+    /// A checkpoint of `t` with `edit` made to its body, sealed again with a checksum that
+    /// matches: what the checks after the checksum must catch.
+    fn resealed(t: &Trainer, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut b = t.to_bytes();
+        b.truncate(b.len() - 8);
+        edit(&mut b);
+        bytes::seal(&mut b);
+        b
+    }
+
+    #[test]
+    fn a_checkpoint_with_an_unknown_activation_or_cut_short_is_refused_by_name() {
+        let t = Trainer::new(FloatNet::new(4, Activation::CReLU, 2, 1));
+        assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        // Byte 8, after the magic and the hidden size, is the activation's code.
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[8] = 7)).unwrap_err();
+        assert_eq!(
+            e,
+            Error::Train {
+                path: String::new(),
+                problem: TrainProblem::Activation(7)
+            }
+        );
+        assert_eq!(
+            e.in_file("x.ckpt").to_string(),
+            "x.ckpt: unknown activation code 7"
+        );
+        let e = Trainer::from_bytes(&resealed(&t, |b| b.truncate(b.len() - 4))).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Train {
+                    problem: TrainProblem::CutShort(ReadError::Short {
+                        what: "the second moments",
+                        ..
+                    }),
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().starts_with("the checkpoint is cut short"),
+            "{e}"
+        );
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[9] = 3)).unwrap_err();
+        assert!(e.to_string().contains("output buckets"), "{e}");
+        let e = Trainer::from_bytes(b"RKNN and some more bytes").unwrap_err();
+        assert_eq!(e.to_string(), "not a Rookery training checkpoint");
     }
 }

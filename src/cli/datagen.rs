@@ -7,11 +7,12 @@ use clap::Args;
 
 use std::sync::Arc;
 
+use crate::core::bytes::checksum;
 use crate::data::store::ChunkWriter;
 use crate::datagen::{self, Config, EpdSink, INTERRUPTED};
 use crate::engine::Evaluation;
 use crate::error::Error;
-use crate::nnue::{Network, checksum};
+use crate::nnue::Network;
 
 #[derive(Args, Debug)]
 pub struct DatagenArgs {

@@ -150,8 +150,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     let mut trainer = match &args.resume {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-            let t =
-                Trainer::from_bytes(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))?;
+            let t = Trainer::from_bytes(&bytes).map_err(|e| e.in_file(path))?;
             if t.net.hidden != hidden
                 || t.net.activation != activation
                 || t.net.buckets != cfg.buckets

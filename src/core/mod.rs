@@ -1,8 +1,9 @@
 //! What every engine and tool shares, with no engine in it: the game and its history, scores,
 //! limits and the one time manager, memory for large tables, principal-variation lines, move keys, randomness, PGN, the
-//! board as text, and the tracing hooks.
+//! board as text, the tracing hooks, and the little-endian bytes and checksum of the file formats.
 
 pub mod bound;
+pub mod bytes;
 pub mod draw;
 pub mod game;
 pub mod limits;

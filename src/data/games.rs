@@ -26,7 +26,9 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
 use super::Record;
+use crate::core::bytes::{Put, Reader, unzigzag, zigzag};
 use crate::core::game::{fen_of, parse_fen};
+use crate::error::{DataProblem, Error, GameProblem};
 
 /// The first bytes of a log file.
 pub const MAGIC: &[u8; 8] = b"RKGAMES1";
@@ -74,86 +76,43 @@ fn sorted_moves(pos: &Chess) -> Vec<(u32, Move)> {
     moves
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-fn unzigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
-}
-
-/// Reads the bytes of one log, field by field, with a clear error at its end.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn byte(&mut self) -> Result<u8, String> {
-        let b = *self
-            .bytes
-            .get(self.at)
-            .ok_or_else(|| "cut short".to_string())?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64, String> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        Err("a number longer than 64 bits".into())
-    }
-
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self
-            .at
-            .checked_add(n)
-            .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| "cut short".to_string())?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-}
-
 impl GameLog {
     /// Appends the game's bytes (its length first) to `out`. Errors if a move is not legal where
     /// it is played or a kept position is out of the game's range.
-    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), String> {
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), Error> {
+        let refuse = |ply, problem| {
+            Error::data(
+                "",
+                DataProblem::Unloggable {
+                    game: self.index,
+                    ply,
+                    problem,
+                },
+            )
+        };
         if self.moves.len() > MAX_LOG_PLIES {
-            return Err(format!(
-                "{} plies (at most {MAX_LOG_PLIES})",
-                self.moves.len()
+            return Err(refuse(
+                None,
+                GameProblem::Plies {
+                    plies: self.moves.len(),
+                    max: MAX_LOG_PLIES,
+                },
             ));
         }
         let mut body = Vec::with_capacity(64 + self.moves.len() + 2 * self.kept.len());
-        put_varint(&mut body, self.index);
+        body.put_varint(self.index);
         body.push(self.result.min(3));
         let fen = fen_of(&self.start);
-        put_varint(&mut body, fen.len() as u64);
+        body.put_varint(fen.len() as u64);
         body.extend_from_slice(fen.as_bytes());
-        put_varint(&mut body, self.moves.len() as u64);
+        body.put_varint(self.moves.len() as u64);
         let mut pos = self.start.clone();
         for (ply, &m) in self.moves.iter().enumerate() {
             let moves = sorted_moves(&pos);
             let i = moves
                 .iter()
                 .position(|&(_, x)| x == m)
-                .ok_or_else(|| format!("ply {ply}: the move is not legal"))?;
+                .ok_or_else(|| refuse(Some(ply), GameProblem::Illegal))?;
             body.push(i as u8);
             pos.play_unchecked(m);
         }
@@ -161,7 +120,7 @@ impl GameLog {
         let mut last_ply = None;
         for &(ply, _) in &self.kept {
             if ply > self.moves.len() || last_ply.is_some_and(|l| l >= ply) {
-                return Err(format!("kept position at ply {ply} out of order or range"));
+                return Err(refuse(None, GameProblem::Kept { ply }));
             }
             last_ply = Some(ply);
             bits[ply / 8] |= 1 << (ply % 8);
@@ -169,80 +128,102 @@ impl GameLog {
         body.extend_from_slice(&bits);
         let mut prev = 0i64;
         for &(_, score) in &self.kept {
-            put_varint(&mut body, zigzag(i64::from(score) - prev));
+            body.put_varint(zigzag(i64::from(score) - prev));
             prev = i64::from(score);
         }
-        put_varint(out, body.len() as u64);
+        out.put_varint(body.len() as u64);
         out.extend_from_slice(&body);
         Ok(())
     }
 
-    /// Reads one game from the start of `bytes`; returns it and the bytes it took.
-    pub fn decode(bytes: &[u8]) -> Result<(GameLog, usize), String> {
-        let mut outer = Reader { bytes, at: 0 };
-        let len = outer.varint()?;
-        let len = usize::try_from(len).map_err(|_| "a game longer than memory".to_string())?;
-        let body = outer.take(len)?;
-        let used = outer.at;
-        let mut r = Reader { bytes: body, at: 0 };
-        let index = r.varint()?;
-        let result = r.byte()?;
+    /// Reads the game that starts at `r`'s position, leaving `r` after it.
+    pub fn read(r: &mut Reader) -> Result<GameLog, Error> {
+        let at = r.position();
+        let (mut game, mut ply) = (None, None);
+        let mut fields = || -> Result<GameLog, GameProblem> {
+            let len = r.varint("a game's length").map_err(GameProblem::Read)?;
+            let len = usize::try_from(len).map_err(|_| GameProblem::TooLong)?;
+            let mut r = r.sub(len, "a game").map_err(GameProblem::Read)?;
+            let index = r.varint("the game's number").map_err(GameProblem::Read)?;
+            game = Some(index);
+            GameLog::read_body(&mut r, index, &mut ply)
+        };
+        fields().map_err(|problem| {
+            Error::data(
+                "",
+                DataProblem::Game {
+                    at,
+                    game,
+                    ply,
+                    problem,
+                },
+            )
+        })
+    }
+
+    /// The game `index`'s fields after its number, from `r` (the game's own bytes, which it
+    /// must use up); `ply` is set to the move being read.
+    fn read_body(
+        r: &mut Reader,
+        index: u64,
+        ply: &mut Option<usize>,
+    ) -> Result<GameLog, GameProblem> {
+        let result: u8 = r.read("the result").map_err(GameProblem::Read)?;
         if result > 3 {
-            return Err(format!("game {index}: result code {result}"));
+            return Err(GameProblem::ResultCode(result));
         }
-        let fen_len = r.varint()? as usize;
-        let fen = std::str::from_utf8(r.take(fen_len)?)
-            .map_err(|_| format!("game {index}: the start is not text"))?;
-        let start = parse_fen(fen).map_err(|e| format!("game {index}: {e}"))?;
-        let plies = r.varint()? as usize;
+        let fen_len = r.varint("the start's length").map_err(GameProblem::Read)? as usize;
+        let fen = r.take(fen_len, "the start").map_err(GameProblem::Read)?;
+        let fen = std::str::from_utf8(fen).map_err(|_| GameProblem::StartNotText)?;
+        let start = parse_fen(fen).map_err(|e| GameProblem::Start(Box::new(e)))?;
+        let plies = r.varint("the move count").map_err(GameProblem::Read)? as usize;
         if plies > MAX_LOG_PLIES {
-            return Err(format!("game {index}: {plies} plies"));
+            return Err(GameProblem::Plies {
+                plies,
+                max: MAX_LOG_PLIES,
+            });
         }
         let mut moves = Vec::with_capacity(plies);
         let mut pos = start.clone();
-        for ply in 0..plies {
-            let i = r.byte()? as usize;
+        for p in 0..plies {
+            *ply = Some(p);
+            let i = usize::from(r.read::<u8>("a move").map_err(GameProblem::Read)?);
             let legal = sorted_moves(&pos);
-            let &(_, m) = legal.get(i).ok_or_else(|| {
-                format!(
-                    "game {index}, ply {ply}: move {i} of {} legal moves",
-                    legal.len()
-                )
+            let &(_, m) = legal.get(i).ok_or(GameProblem::Move {
+                index: i,
+                legal: legal.len(),
             })?;
             moves.push(m);
             pos.play_unchecked(m);
         }
-        let bits = r.take(plies / 8 + 1)?;
+        *ply = None;
+        let bits = r
+            .take(plies / 8 + 1, "the kept positions")
+            .map_err(GameProblem::Read)?;
         let kept_plies: Vec<usize> = (0..=plies)
             .filter(|&p| bits[p / 8] & (1 << (p % 8)) != 0)
             .collect();
         if (plies + 1..(plies / 8 + 1) * 8).any(|p| bits[p / 8] & (1 << (p % 8)) != 0) {
-            return Err(format!("game {index}: a kept position after the last move"));
+            return Err(GameProblem::KeptAfterEnd);
         }
         let mut kept = Vec::with_capacity(kept_plies.len());
         let mut prev = 0i64;
         for p in kept_plies {
-            let score = prev + unzigzag(r.varint()?);
-            let s = i32::try_from(score).map_err(|_| format!("game {index}: score {score}"))?;
+            let score = prev + unzigzag(r.varint("a score").map_err(GameProblem::Read)?);
+            let s = i32::try_from(score).map_err(|_| GameProblem::Score(score))?;
             kept.push((p, s));
             prev = score;
         }
-        if r.at != body.len() {
-            return Err(format!(
-                "game {index}: {} bytes left over",
-                body.len() - r.at
-            ));
+        if r.remaining() != 0 {
+            return Err(GameProblem::LeftOver(r.remaining()));
         }
-        Ok((
-            GameLog {
-                index,
-                result,
-                start,
-                moves,
-                kept,
-            },
-            used,
-        ))
+        Ok(GameLog {
+            index,
+            result,
+            start,
+            moves,
+            kept,
+        })
     }
 
     /// The game's result for White: 1, 0.5 or 0 (an unfinished game counts as a draw).
@@ -276,23 +257,20 @@ impl GameLog {
 }
 
 /// The games of a log file's bytes (its magic first).
-pub fn read_log(bytes: &[u8]) -> Result<Vec<GameLog>, String> {
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or_else(|| "not a game log (no RKGAMES1 at its start)".to_string())?;
+pub fn read_log(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
+    let mut r = Reader::new(bytes);
+    if r.take(MAGIC.len(), "the magic").ok() != Some(&MAGIC[..]) {
+        return Err(Error::data("", DataProblem::NotALog { magic: MAGIC }));
+    }
     let mut games = Vec::new();
-    let mut at = 0;
-    while at < rest.len() {
-        let (g, used) = GameLog::decode(&rest[at..])
-            .map_err(|e| format!("at byte {}: {e}", MAGIC.len() + at))?;
-        games.push(g);
-        at += used;
+    while r.remaining() > 0 {
+        games.push(GameLog::read(&mut r)?);
     }
     Ok(games)
 }
 
 /// Every kept position's record of a log file's bytes, in order, and the number of games.
-pub fn log_records(bytes: &[u8]) -> Result<(Vec<Record>, usize), String> {
+pub fn log_records(bytes: &[u8]) -> Result<(Vec<Record>, usize), Error> {
     let games = read_log(bytes)?;
     let mut out = Vec::new();
     for g in &games {
@@ -409,7 +387,25 @@ mod tests {
         let fen_end = b.windows(4).position(|w| w == b" 0 1").unwrap() + 4;
         b[fen_end + 1] = 200;
         let e = read_log(&b).unwrap_err();
-        assert!(e.contains("legal moves"), "{e}");
+        assert!(e.to_string().contains("legal moves"), "{e}");
+        assert!(
+            matches!(
+                e,
+                Error::Data {
+                    problem: DataProblem::Game {
+                        at: 8,
+                        game: Some(7),
+                        ply: Some(0),
+                        problem: GameProblem::Move { index: 200, .. }
+                    },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        // A log cut inside a game names what it ends in.
+        let e = read_log(&bytes[..bytes.len() - 1]).unwrap_err().to_string();
+        assert!(e.starts_with("at byte 8: cut short (a game:"), "{e}");
         // Encoding refuses a game whose move is not legal where it is played.
         let mut bad = g.clone();
         bad.moves.swap(0, 1);

@@ -23,6 +23,9 @@ pub mod store;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
+use crate::core::bytes::{Put, Reader};
+use crate::error::{DataProblem, Error, ReadError, RecordProblem};
+
 /// Bytes a record.
 pub const RECORD_SIZE: usize = 32;
 
@@ -80,50 +83,56 @@ impl Record {
     }
 
     pub fn to_bytes(&self) -> [u8; RECORD_SIZE] {
-        let mut b = [0u8; RECORD_SIZE];
-        b[..8].copy_from_slice(&self.occ.to_le_bytes());
-        b[8..24].copy_from_slice(&self.pcs);
-        b[24..26].copy_from_slice(&self.score.to_le_bytes());
-        b[26] = self.result;
-        b[27] = self.ksq;
-        b[28] = self.opp_ksq;
-        b
+        let mut b = Vec::with_capacity(RECORD_SIZE);
+        self.write(&mut b);
+        b.try_into().expect("a record is RECORD_SIZE bytes")
+    }
+
+    /// Appends the record's `RECORD_SIZE` bytes to `out`.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.put(self.occ);
+        out.extend_from_slice(&self.pcs);
+        out.put(self.score);
+        out.extend_from_slice(&[self.result, self.ksq, self.opp_ksq, 0, 0, 0]);
     }
 
     /// A record read back, checked: at most 32 pieces, each a known piece, one king a side,
     /// the king squares agreeing with the board, a result of 0, 1 or 2.
-    pub fn from_bytes(b: &[u8; RECORD_SIZE]) -> Result<Record, String> {
-        let r = Record {
-            occ: u64::from_le_bytes(b[..8].try_into().unwrap()),
-            pcs: b[8..24].try_into().unwrap(),
-            score: i16::from_le_bytes([b[24], b[25]]),
-            result: b[26],
-            ksq: b[27],
-            opp_ksq: b[28],
+    pub fn from_bytes(b: &[u8; RECORD_SIZE]) -> Result<Record, RecordProblem> {
+        let fields = |r: &mut Reader| -> Result<Record, ReadError> {
+            Ok(Record {
+                occ: r.read("the occupancy")?,
+                pcs: r.take(16, "the pieces")?.try_into().expect("16 bytes"),
+                score: r.read("the score")?,
+                result: r.read("the result")?,
+                ksq: r.read("our king's square")?,
+                opp_ksq: r.read("their king's square")?,
+            })
         };
+        let r = fields(&mut Reader::new(b)).expect("a record's bytes hold every field");
         if r.result > 2 {
-            return Err(format!("result {} (0, 1 or 2)", r.result));
+            return Err(RecordProblem::Result(r.result));
         }
         let mut kings = [0; 2];
         for (code, sq) in r.pieces() {
             if code & 7 > 5 {
-                return Err(format!("piece code {code}"));
+                return Err(RecordProblem::PieceCode(code));
             }
             if code == 5 {
                 kings[0] += 1;
                 if sq != r.ksq {
-                    return Err("our king is not on its square".into());
+                    return Err(RecordProblem::OurKing);
                 }
             }
             if code == 13 {
                 kings[1] += 1;
                 if sq ^ 56 != r.opp_ksq {
-                    return Err("their king is not on its square".into());
+                    return Err(RecordProblem::TheirKing);
                 }
             }
         }
         if kings != [1, 1] {
-            return Err("not one king a side".into());
+            return Err(RecordProblem::Kings);
         }
         Ok(r)
     }
@@ -175,20 +184,33 @@ impl Record {
 
 /// Reads every record of `bytes` (a whole number of records), checking each; the first bad one
 /// is named by its index.
-pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record>, String> {
+pub fn parse_records(bytes: &[u8]) -> Result<Vec<Record>, Error> {
     if !bytes.len().is_multiple_of(RECORD_SIZE) {
-        return Err(format!(
-            "{} bytes is not a whole number of {RECORD_SIZE}-byte records",
-            bytes.len()
+        return Err(Error::data(
+            "",
+            DataProblem::NotWholeRecords {
+                bytes: bytes.len(),
+                record_size: RECORD_SIZE,
+            },
         ));
     }
     bytes
         .chunks_exact(RECORD_SIZE)
         .enumerate()
-        .map(|(i, c)| {
-            Record::from_bytes(c.try_into().unwrap()).map_err(|e| format!("record {i}: {e}"))
+        .map(|(index, c)| {
+            Record::from_bytes(c.try_into().unwrap())
+                .map_err(|problem| Error::data("", DataProblem::Record { index, problem }))
         })
         .collect()
+}
+
+/// The bytes of a file of `records`.
+pub fn records_to_bytes(records: &[Record]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
+    for r in records {
+        r.write(&mut bytes);
+    }
+    bytes
 }
 
 #[cfg(test)]
@@ -230,11 +252,25 @@ mod tests {
         assert!(
             parse_records(&bytes[..40])
                 .unwrap_err()
+                .to_string()
                 .contains("whole number")
         );
         let mut bad = r.to_bytes();
         bad[26] = 7;
-        assert!(Record::from_bytes(&bad).unwrap_err().contains("result"));
+        let e = Record::from_bytes(&bad).unwrap_err();
+        assert!(e.to_string().contains("result"));
+        assert_eq!(e, RecordProblem::Result(7));
+        bytes[32 + 26] = 7;
+        assert_eq!(
+            parse_records(&bytes).unwrap_err(),
+            Error::data(
+                "",
+                DataProblem::Record {
+                    index: 1,
+                    problem: RecordProblem::Result(7)
+                }
+            )
+        );
         let mut no_king = r.to_bytes();
         no_king[27] = 3;
         assert!(Record::from_bytes(&no_king).is_err());

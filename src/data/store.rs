@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::games::{MAGIC, log_records};
-use super::{RECORD_SIZE, Record, parse_records};
-use crate::error::Error;
+use super::{RECORD_SIZE, Record, parse_records, records_to_bytes};
+use crate::error::{DataProblem, Error};
 
 pub const MANIFEST: &str = "manifest.json";
 /// What the manifest's `format` field says.
@@ -91,9 +91,14 @@ impl Manifest {
 fn read_manifest(dir: &Path) -> Result<Option<Manifest>, Error> {
     let path = dir.join(MANIFEST);
     match std::fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| Error::Invalid(format!("{}: not a data manifest: {e}", path.display()))),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::data(
+                path.display(),
+                DataProblem::Manifest {
+                    reason: e.to_string(),
+                },
+            )
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(path.display(), e)),
     }
@@ -105,10 +110,10 @@ fn cut_to(path: &Path, counted: u64) -> Result<(), Error> {
         .map_err(|e| Error::io(path.display(), e))?
         .len();
     if len < counted {
-        return Err(Error::Invalid(format!(
-            "{}: holds {len} bytes but the manifest counts {counted}: the data was cut outside the generator",
-            path.display()
-        )));
+        return Err(Error::data(
+            path.display(),
+            DataProblem::CutOutside { len, counted },
+        ));
     }
     if len > counted {
         let f = OpenOptions::new()
@@ -265,10 +270,7 @@ impl ChunkWriter {
         if self.log.is_none() {
             self.log = Some(open(&chunk.log_file())?);
         }
-        let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
-        for r in records {
-            bytes.extend_from_slice(&r.to_bytes());
-        }
+        let bytes = records_to_bytes(records);
         let file = self.file.as_mut().unwrap();
         file.write_all(&bytes)
             .map_err(|e| Error::Invalid(format!("cannot write the data: {e}")))?;
@@ -322,12 +324,9 @@ fn chunk_records(dir: &Path, c: &Chunk) -> Result<Vec<Record>, Error> {
     let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
     let counted = (c.positions as usize) * RECORD_SIZE;
     if bytes.len() < counted {
-        return Err(Error::Invalid(format!(
-            "{}: shorter than the manifest counts",
-            file.display()
-        )));
+        return Err(Error::data(file.display(), DataProblem::ShorterThanCounted));
     }
-    parse_records(&bytes[..counted]).map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))
+    parse_records(&bytes[..counted]).map_err(|e| e.in_file(file.display()))
 }
 
 /// The records a chunk's game log gives back, checked against the manifest's counts.
@@ -336,21 +335,19 @@ fn log_chunk_records(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<Record
     let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
     let counted = usize::try_from(log_bytes).unwrap_or(usize::MAX);
     if bytes.len() < counted {
-        return Err(Error::Invalid(format!(
-            "{}: shorter than the manifest counts",
-            file.display()
-        )));
+        return Err(Error::data(file.display(), DataProblem::ShorterThanCounted));
     }
-    let (records, games) = log_records(&bytes[..counted])
-        .map_err(|e| Error::Invalid(format!("{}: {e}", file.display())))?;
+    let (records, games) = log_records(&bytes[..counted]).map_err(|e| e.in_file(file.display()))?;
     if records.len() as u64 != c.positions || games as u64 != c.next_game - c.first_game {
-        return Err(Error::Invalid(format!(
-            "{}: {} positions of {games} games, the manifest counts {} of {}",
+        return Err(Error::data(
             file.display(),
-            records.len(),
-            c.positions,
-            c.next_game - c.first_game
-        )));
+            DataProblem::Counts {
+                positions: records.len() as u64,
+                games: games as u64,
+                counted_positions: c.positions,
+                counted_games: c.next_game - c.first_game,
+            },
+        ));
     }
     Ok(records)
 }
@@ -378,7 +375,7 @@ pub fn load(path: &str) -> Result<Vec<Record>, Error> {
         Ok(out)
     } else {
         let bytes = std::fs::read(p).map_err(|e| Error::io(path, e))?;
-        parse_records(&bytes).map_err(|e| Error::Invalid(format!("{path}: {e}")))
+        parse_records(&bytes).map_err(|e| e.in_file(path))
     }
 }
 
@@ -532,11 +529,7 @@ pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
 
 /// Writes `records` as one file of records.
 pub fn save(path: &str, records: &[Record]) -> Result<(), Error> {
-    let mut bytes = Vec::with_capacity(records.len() * RECORD_SIZE);
-    for r in records {
-        bytes.extend_from_slice(&r.to_bytes());
-    }
-    std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
+    std::fs::write(path, records_to_bytes(records)).map_err(|e| Error::io(path, e))
 }
 
 #[cfg(test)]
