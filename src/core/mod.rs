@@ -1,6 +1,6 @@
 //! What every engine and tool shares, with no engine in it: the game and its history, scores,
-//! limits and the one time manager, memory for large tables, principal-variation lines, move keys, randomness, PGN, the
-//! board as text, and the tracing hooks.
+//! limits and the one time manager, memory for large tables, principal-variation lines, move keys, randomness, PGN, match
+//! statistics, the board as text, and the tracing hooks.
 
 pub mod bound;
 pub mod draw;
@@ -12,6 +12,7 @@ pub mod pgn;
 pub mod pv;
 pub mod rng;
 pub mod score;
+pub mod stats;
 pub mod time;
 pub mod trace;
 
