@@ -147,7 +147,7 @@ pub fn round_robin(players: usize) -> Vec<(usize, usize)> {
 /// (White, Black) in game `game` of a pairing: the first player has White in even games, so
 /// colours alternate and two games in a row share an opening fairly.
 pub fn colours((first, second): (usize, usize), game: usize) -> (usize, usize) {
-    if game % 2 == 0 {
+    if game.is_multiple_of(2) {
         (first, second)
     } else {
         (second, first)
