@@ -448,7 +448,7 @@ fn every_route_is_in_the_one_table() {
     assert_eq!(
         calls.len(),
         1,
-        "routes are added to `routes()` in src/lab/mod.rs, not with .route(): {calls:?}"
+        "routes are added to `routes()` in src/lab/routes.rs, not with .route(): {calls:?}"
     );
     assert!(paths().contains(&"/api/health") && paths().len() >= 13);
 }

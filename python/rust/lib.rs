@@ -18,13 +18,13 @@ use shakmaty::{Chess, Position};
 
 use rookery::core::game::{parse_fen, san_plain, uci};
 use rookery::core::score::mate_moves;
+use rookery::core::stats::Wdl;
 use rookery::core::{Game, Limits};
 use rookery::engine::{Engine, EngineOptions, Evaluation, Settings};
 use rookery::nnue::Network;
 use rookery::tb::Syzygy;
 use rookery::tournament::player::{Kind, Limit, PlayerSpec};
 use rookery::tournament::runner::{self, Adjudication, Config, Opening, Schedule};
-use rookery::tournament::stats::Wdl;
 use rookery::tree::{self, TreeEngine};
 
 /// Balanced openings for matches when none are given: the first 20 positions of 2moves_v1.epd

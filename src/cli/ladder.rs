@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use crate::core::stats::Wdl;
 use crate::core::{Game, Limits};
 use crate::engine::EngineOptions;
 use crate::error::Error;
 use crate::registry::{self, ENGINES, EngineInfo};
 use crate::tournament::player::{Kind, Limit, PlayerSpec};
 use crate::tournament::runner::{self, Adjudication, Config, Schedule};
-use crate::tournament::stats::Wdl;
 
 #[derive(Args, Debug)]
 pub struct LadderArgs {

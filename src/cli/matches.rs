@@ -8,11 +8,11 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
+use crate::core::stats::{Sprt, SprtState, Wdl};
 use crate::error::Error;
 use crate::tb::Syzygy;
 use crate::tournament::player::{Kind, Limit, PlayerSpec, Proto};
 use crate::tournament::runner::{self, Adjudication, Config, Played, Schedule};
-use crate::tournament::stats::{Sprt, SprtState, Wdl};
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {

@@ -1,6 +1,7 @@
 //! What every engine and tool shares, with no engine in it: the game and its history, scores,
-//! limits and the one time manager, memory for large tables, principal-variation lines, move keys, randomness, PGN, the
-//! board as text, the tracing hooks, and the little-endian bytes and checksum of the file formats.
+//! limits and the one time manager, the search's tunable parameters, memory for large tables,
+//! principal-variation lines, move keys, randomness, PGN, match statistics, the board as text,
+//! the tracing hooks, and the little-endian bytes and checksum of the file formats.
 
 pub mod bound;
 pub mod bytes;
@@ -14,6 +15,7 @@ pub mod pgn;
 pub mod pv;
 pub mod rng;
 pub mod score;
+pub mod stats;
 pub mod time;
 pub mod trace;
 

@@ -2,7 +2,8 @@
 //! file, for building books and reading openings (comments, variations, NAGs, move numbers and
 //! annotation marks are skipped; tags are kept). Writing: the seven-tag roster plus what engine
 //! users expect (Termination, the seed, FEN/SetUp for games that do not start from the initial
-//! position).
+//! position), and movetext built move by move (`Movetext`: move numbers, comments, NAGs,
+//! variations), so a game record and an annotated review are written by the same code.
 
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -217,13 +218,33 @@ pub fn write_with_notes(
     comment: Option<&str>,
     notes: &[String],
 ) -> String {
+    let mut out = String::new();
+    write_tags(&mut out, game, tags, result);
+    let mut text = Movetext::new(game.start());
+    for (i, &m) in game.moves().iter().enumerate() {
+        text.push_move(m);
+        if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
+            text.push_comment(note);
+        }
+    }
+    if let Some(c) = comment {
+        text.push_comment(c);
+    }
+    text.finish(&mut out, result);
+    out
+}
+
+/// Writes a game's tag section and the blank line after it: the roster
+/// (Event/Site/Date/Round/White/Black from `tags`, `?` where missing, then `result`), the other
+/// `tags` in their order, and FEN/SetUp for a game that does not start from the initial
+/// position.
+pub fn write_tags(out: &mut String, game: &Game, tags: &[(&str, String)], result: &str) {
     let get = |name: &str| {
         tags.iter()
             .find(|(k, _)| *k == name)
             .map(|(_, v)| v.clone())
             .unwrap_or_else(|| "?".to_string())
     };
-    let mut out = String::new();
     let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
     for name in roster {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&get(name))));
@@ -241,31 +262,96 @@ pub fn write_with_notes(
         ));
     }
     out.push('\n');
-    // Movetext, wrapped before 80 columns.
-    let mut tokens: Vec<String> = Vec::new();
-    let mut pos = game.start().clone();
-    for (i, &m) in game.moves().iter().enumerate() {
-        if pos.turn() == Color::White {
-            tokens.push(format!("{}.", pos.fullmoves()));
-        } else if i == 0 {
-            tokens.push(format!("{}...", pos.fullmoves()));
-        }
-        tokens.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
-        if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
-            tokens.push(format!("{{{}}}", note.replace('}', ")")));
+}
+
+/// Movetext built move by move from a position: each move in SAN with its number before it
+/// (`12.` before White's move, `12...` before Black's when it opens the text or, where asked,
+/// follows a comment or a variation), comments in braces, NAGs, variations in parentheses.
+pub struct Movetext {
+    tokens: Vec<String>,
+    pos: Chess,
+    /// The next move is numbered even when Black makes it.
+    number_next: bool,
+    /// A comment makes the next move numbered (annotated text); plain records number only
+    /// the first move.
+    number_after_comment: bool,
+}
+
+impl Movetext {
+    pub fn new(start: &Chess) -> Movetext {
+        Movetext {
+            tokens: Vec::new(),
+            pos: start.clone(),
+            number_next: true,
+            number_after_comment: false,
         }
     }
-    if let Some(c) = comment {
-        tokens.push(format!("{{{}}}", c.replace('}', ")")));
+
+    /// Movetext where a Black move after a comment or a variation carries its number
+    /// (`12...`), as annotated games are written.
+    pub fn annotated(start: &Chess) -> Movetext {
+        Movetext {
+            number_after_comment: true,
+            ..Movetext::new(start)
+        }
     }
-    tokens.push(result.to_string());
-    push_movetext(&mut out, &tokens);
-    out
+
+    /// The position after the moves so far.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// Plays `m` (legal in the current position) and writes it.
+    pub fn push_move(&mut self, m: Move) {
+        let number = self.pos.fullmoves();
+        if self.pos.turn() == Color::White {
+            self.tokens.push(format!("{number}."));
+        } else if self.number_next {
+            self.tokens.push(format!("{number}..."));
+        }
+        self.tokens.push(
+            shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut self.pos, m).to_string(),
+        );
+        self.number_next = false;
+    }
+
+    /// A numeric annotation glyph after the last move (`$2`).
+    pub fn push_nag(&mut self, nag: u8) {
+        self.tokens.push(format!("${nag}"));
+    }
+
+    /// A comment; a `}` in it, which would end it, is written `)`.
+    pub fn push_comment(&mut self, text: &str) {
+        self.tokens.push(format!("{{{}}}", text.replace('}', ")")));
+        self.number_next = self.number_after_comment;
+    }
+
+    /// A variation: `moves` from the position before the last move (written while they are
+    /// legal); nothing when none is.
+    pub fn push_variation(&mut self, from: &Chess, moves: &[Move]) {
+        let mut line = Movetext::new(from);
+        for &m in moves {
+            if !line.pos.is_legal(m) {
+                break;
+            }
+            line.push_move(m);
+        }
+        if !line.tokens.is_empty() {
+            self.tokens.push(format!("({})", line.tokens.join(" ")));
+            self.number_next = self.number_after_comment;
+        }
+    }
+
+    /// Writes the movetext and `result` to `out` (see `push_movetext`).
+    pub fn finish(mut self, out: &mut String, result: &str) {
+        self.tokens.push(result.to_string());
+        push_movetext(out, &self.tokens);
+    }
 }
 
 /// Appends movetext tokens to `out` in lines of at most 79 characters (a token longer than that
 /// stands on a line of its own), then the blank line that ends a game in a PGN file.
-pub(crate) fn push_movetext(out: &mut String, tokens: &[String]) {
+fn push_movetext(out: &mut String, tokens: &[String]) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {

@@ -1,6 +1,10 @@
-//! What the Lab's JSON API answers, apart from HTTP: requests are parsed into these types, checked,
-//! and answered with JSON values. Every limit a request can reach is bounded here; every mistake
-//! is an `ApiError` with the status and a sentence for the user.
+//! What the Lab's board answers, apart from HTTP: a position (`At`) and the requests that name
+//! one, parsed into these types, checked, and answered with JSON values: the position as the page
+//! draws it, a move played, a search's analysis, the engine list. The bounds of a search are here;
+//! every mistake is an `ApiError` (`reply.rs`) with the status and a sentence for the user.
+//!
+//! Every request that names a position takes it as `At` does (`fen`, `moves`) and is declared
+//! with `position_request!`, so the two fields and their replay are written once.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -10,14 +14,14 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
+use super::reply::{ApiError, ApiResult, bounded};
 use crate::core::game::san;
 use crate::core::score::mate_moves;
 use crate::core::{Game, Limits};
 use crate::driver::{Outcome, rules_end};
 use crate::engine::{Analysis, Engine, EngineOptions, Settings};
-use crate::error::Error;
 use crate::registry;
-use crate::tree::{Tree, TreeEngine, TreeNode};
+use crate::tree::TreeEngine;
 
 /// The longest any one search may run.
 pub const MAX_MOVETIME: Duration = Duration::from_secs(30);
@@ -31,53 +35,6 @@ pub const MAX_TREE_NODES: usize = 500_000;
 /// Half-moves a request may replay from its FEN.
 pub const MAX_MOVES: usize = 1_000;
 
-/// A request the server refuses: HTTP status and what was wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    pub status: u16,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn bad(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: 400,
-            message: message.into(),
-        }
-    }
-
-    pub fn busy(running: usize) -> ApiError {
-        ApiError {
-            status: 503,
-            message: format!(
-                "the server is busy: {running} searches are running, the most it allows at once; try again in a moment"
-            ),
-        }
-    }
-
-    pub fn json(&self) -> Value {
-        json!({ "error": self.message })
-    }
-}
-
-impl From<Error> for ApiError {
-    fn from(e: Error) -> ApiError {
-        ApiError::bad(e.to_string())
-    }
-}
-
-pub type ApiResult = Result<Value, ApiError>;
-
-/// Parses a JSON body into `T`, with the reason in words when it does not fit.
-pub fn parse_body<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
-    let body = if body.iter().all(u8::is_ascii_whitespace) {
-        b"{}".as_slice()
-    } else {
-        body
-    };
-    serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("bad request body: {e}")))
-}
-
 /// A position: a FEN (the initial position when absent) and UCI moves played from it.
 #[derive(Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]
@@ -90,22 +47,55 @@ pub struct At {
 
 impl At {
     pub fn game(&self) -> Result<Game, ApiError> {
-        if self.moves.len() > MAX_MOVES {
-            return Err(ApiError::bad(format!(
-                "at most {MAX_MOVES} moves may be replayed, got {}",
-                self.moves.len()
-            )));
-        }
-        let fen = self.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let mut game = Game::from_optional_fen(fen)?;
-        for m in &self.moves {
-            game.play_text(m)?;
-        }
-        Ok(game)
+        replay(self.fen.as_deref(), &self.moves)
     }
 }
 
-fn uci_standard(m: Move) -> String {
+/// The game a request's `fen` (the initial position when absent or blank) and `moves` (UCI or
+/// SAN, at most `MAX_MOVES`) name.
+pub fn replay(fen: Option<&str>, moves: &[String]) -> Result<Game, ApiError> {
+    if moves.len() > MAX_MOVES {
+        return Err(ApiError::bad(format!(
+            "at most {MAX_MOVES} moves may be replayed, got {}",
+            moves.len()
+        )));
+    }
+    let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+    let mut game = Game::from_optional_fen(fen)?;
+    for m in moves {
+        game.play_text(m)?;
+    }
+    Ok(game)
+}
+
+/// Declares a request body that names a position as `At` does: the struct with its own fields
+/// before `fen` and `moves` (the first braces) and after them (the second), unknown fields
+/// refused, and `game()`, the position replayed.
+macro_rules! position_request {
+    ($(#[$meta:meta])* $name:ident { $($before:tt)* } { $($after:tt)* }) => {
+        #[derive(serde::Deserialize, Debug, Clone, Default)]
+        $(#[$meta])*
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            $($before)*
+            #[serde(default)]
+            pub fen: Option<String>,
+            #[serde(default)]
+            pub moves: Vec<String>,
+            $($after)*
+        }
+
+        impl $name {
+            /// The position the request names.
+            pub fn game(&self) -> Result<$crate::core::Game, $crate::lab::reply::ApiError> {
+                $crate::lab::api::replay(self.fen.as_deref(), &self.moves)
+            }
+        }
+    };
+}
+pub(crate) use position_request;
+
+pub fn uci_standard(m: Move) -> String {
     m.to_uci(CastlingMode::Standard).to_string()
 }
 
@@ -169,24 +159,16 @@ pub fn position_json(game: &Game) -> Value {
     })
 }
 
-/// `POST /api/play`: the position after `move` (UCI or SAN).
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct PlayRequest {
-    #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    #[serde(rename = "move")]
-    pub mv: String,
+position_request! {
+    /// `POST /api/play`: the position after `move` (UCI or SAN).
+    PlayRequest {} {
+        #[serde(rename = "move")]
+        pub mv: String,
+    }
 }
 
 pub fn play(req: &PlayRequest) -> ApiResult {
-    let mut game = At {
-        fen: req.fen.clone(),
-        moves: req.moves.clone(),
-    }
-    .game()?;
+    let mut game = req.game()?;
     if let Some(end) = rules_end(&game) {
         return Err(ApiError::bad(format!("the game is over: {}", end.reason)));
     }
@@ -194,26 +176,19 @@ pub fn play(req: &PlayRequest) -> ApiResult {
     Ok(position_json(&game))
 }
 
-/// Which engine and how long, as a search request gives them.
-#[derive(Deserialize, Debug, Default, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct SearchRequest {
+position_request! {
+    /// Which engine and how long, as a search request gives them.
     #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    #[serde(default = "default_engine")]
-    pub engine: String,
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Milliseconds.
-    #[serde(default)]
-    pub movetime: Option<u64>,
-    #[serde(default)]
-    pub nodes: Option<u64>,
-    /// Play at about this Elo (the strong engine only).
-    #[serde(default)]
-    pub elo: Option<u32>,
+    SearchRequest {} {
+        #[serde(default = "default_engine")]
+        pub engine: String,
+        pub depth: Option<u32>,
+        /// Milliseconds.
+        pub movetime: Option<u64>,
+        pub nodes: Option<u64>,
+        /// Play at about this Elo (the strong engine only).
+        pub elo: Option<u32>,
+    }
 }
 
 fn default_engine() -> String {
@@ -255,46 +230,24 @@ impl SearchRequest {
         Ok(req)
     }
 
-    pub fn game(&self) -> Result<Game, ApiError> {
-        At {
-            fen: self.fen.clone(),
-            moves: self.moves.clone(),
-        }
-        .game()
-    }
-
     /// Checks the limits and the engine's name; the engine is made by `Lab::engine`.
     pub fn check(&self) -> Result<(), ApiError> {
         if !registry::is_known(&self.engine) {
             return Err(registry::unknown(&self.engine).into());
         }
-        if let Some(d) = self.depth
-            && !(1..=MAX_DEPTH).contains(&d)
-        {
-            return Err(ApiError::bad(format!(
-                "depth must be 1 to {MAX_DEPTH}, got {d}"
-            )));
-        }
-        if let Some(t) = self.movetime
-            && (t == 0 || t > MAX_MOVETIME.as_millis() as u64)
-        {
-            return Err(ApiError::bad(format!(
-                "movetime must be 1 to {} ms, got {t}",
-                MAX_MOVETIME.as_millis()
-            )));
-        }
-        if let Some(n) = self.nodes
-            && (n == 0 || n > MAX_NODES)
-        {
-            return Err(ApiError::bad(format!(
-                "nodes must be 1 to {MAX_NODES}, got {n}"
-            )));
-        }
-        if let Some(e) = self.elo
-            && !(1000..=3000).contains(&e)
-        {
-            return Err(ApiError::bad(format!("elo must be 1000 to 3000, got {e}")));
-        }
+        let max_ms = MAX_MOVETIME.as_millis() as u64;
+        self.depth
+            .map(|d| bounded("depth", d, 1..=MAX_DEPTH, ""))
+            .transpose()?;
+        self.movetime
+            .map(|t| bounded("movetime", t, 1..=max_ms, " ms"))
+            .transpose()?;
+        self.nodes
+            .map(|n| bounded("nodes", n, 1..=MAX_NODES, ""))
+            .transpose()?;
+        self.elo
+            .map(|e| bounded("elo", e, 1000..=3000, ""))
+            .transpose()?;
         Ok(())
     }
 
@@ -369,211 +322,18 @@ pub fn analysis_json(pos: &Chess, a: &Analysis) -> Value {
     })
 }
 
-/// `POST /api/eval`: the hand-crafted evaluation term by term, and the built-in net's score
-/// beside it (a net has no terms to show).
-pub fn eval(at: &At) -> ApiResult {
-    use crate::eval::hce::{Parts, evaluate_board};
-    let game = at.game()?;
-    let pos = game.position();
-    let mut parts = Parts::default();
-    let v = evaluate_board(pos.board(), pos.turn(), &mut parts);
-    let white_view = |v: i32| if pos.turn() == Color::White { v } else { -v };
-    let net = crate::nnue::Network::default_net();
-    let nv = net.evaluate_board(pos.board(), pos.turn());
-    Ok(json!({
-        "fen": game.fen(),
-        "value": v,
-        "white": white_view(v),
-        "terms": parts.0.iter().map(|(n, s)| json!({ "name": n, "mg": s.0, "eg": s.1 })).collect::<Vec<_>>(),
-        "net": { "value": nv, "white": white_view(nv), "architecture": net.architecture() },
-    }))
-}
-
-/// `POST /api/tree`.
-#[derive(Deserialize, Debug, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct TreeRequest {
-    #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    pub engine: String,
-    pub depth: u32,
-    /// The node to expand (0, the root, when absent).
-    #[serde(default)]
-    pub node: Option<usize>,
-}
-
-impl TreeRequest {
-    /// The game and the tree engine, checked; and the key the recorded tree is cached under.
-    pub fn check(&self) -> Result<(Game, TreeEngine, String), ApiError> {
-        let engine = TreeEngine::parse(&self.engine)?;
-        if !(1..=MAX_TREE_DEPTH).contains(&self.depth) {
-            return Err(ApiError::bad(format!(
-                "tree depth must be 1 to {MAX_TREE_DEPTH}, got {}",
-                self.depth
-            )));
-        }
-        let game = At {
-            fen: self.fen.clone(),
-            moves: self.moves.clone(),
-        }
-        .game()?;
-        let key = format!(
-            "{}|{}|{}|{}",
-            engine.name(),
-            self.depth,
-            crate::core::game::fen_of(game.start()),
-            game.moves()
-                .iter()
-                .map(|&m| uci_standard(m))
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-        Ok((game, engine, key))
-    }
-}
-
-fn node_json(n: &TreeNode, id: usize) -> Value {
-    json!({
-        "id": id,
-        "san": n.label,
-        "uci": n.mv.map(uci_standard),
-        "ply": n.ply,
-        "value": n.value,
-        "alpha": n.window.map(|w| w.0),
-        "beta": n.window.map(|w| w.1),
-        "pruned": n.pruned,
-        "children": n.children.len(),
-    })
-}
-
-/// One node of a recorded tree with its children (each with its own child count), and the tree's
-/// totals.
-pub fn tree_json(tree: &Tree, node: usize) -> ApiResult {
-    let n = tree.nodes.get(node).ok_or_else(|| {
-        ApiError::bad(format!(
-            "no node {node}: the tree has nodes 0 to {}",
-            tree.nodes.len().saturating_sub(1)
-        ))
-    })?;
-    let mut path = Vec::new();
-    let mut at = Some(node);
-    while let Some(i) = at {
-        path.push(i);
-        at = tree.nodes[i].parent;
-    }
-    path.reverse();
-    Ok(json!({
-        "engine": tree.engine.name(),
-        "depth": tree.depth,
-        "fen": tree.fen,
-        "positions": tree.size.positions(),
-        "pruned": tree.size.pruned,
-        "per_depth": tree.size.per_ply,
-        "best": tree.analysis.best.map(uci_standard),
-        "score": tree.analysis.score,
-        "path": path.iter().map(|&i| json!({ "id": i, "san": tree.nodes[i].label })).collect::<Vec<_>>(),
-        "node": node_json(n, node),
-        "children": n.children.iter().map(|&c| node_json(&tree.nodes[c], c)).collect::<Vec<_>>(),
-    }))
-}
-
-/// `POST /api/ladder`: every rung on one position.
-#[derive(Deserialize, Debug, Clone, Default)]
-#[serde(deny_unknown_fields)]
-pub struct LadderRequest {
-    #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// Depth of the fixed-depth rungs (minimax at most 4).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Milliseconds for the iterative rungs.
-    #[serde(default)]
-    pub movetime: Option<u64>,
-}
-
 /// The rungs that search to a fixed depth (or not at all); the others deepen until their time
 /// is up.
 pub fn fixed_depth(name: &str) -> bool {
     !registry::deepens(name)
 }
 
-impl LadderRequest {
-    pub fn check(&self) -> Result<(Game, u32, Duration), ApiError> {
-        let depth = self.depth.unwrap_or(3);
-        if !(1..=6).contains(&depth) {
-            return Err(ApiError::bad(format!(
-                "ladder depth must be 1 to 6, got {depth}"
-            )));
-        }
-        let ms = self.movetime.unwrap_or(200);
-        if !(1..=2_000).contains(&ms) {
-            return Err(ApiError::bad(format!(
-                "ladder movetime must be 1 to 2000 ms, got {ms}"
-            )));
-        }
-        let game = At {
-            fen: self.fen.clone(),
-            moves: self.moves.clone(),
-        }
-        .game()?;
-        if rules_end(&game).is_some() {
-            return Err(ApiError::bad("the game is over in this position"));
-        }
-        Ok((game, depth, Duration::from_millis(ms)))
+/// Refuses a position where the game is already over.
+pub fn game_on(game: &Game) -> Result<(), ApiError> {
+    match rules_end(game) {
+        Some(_) => Err(ApiError::bad("the game is over in this position")),
+        None => Ok(()),
     }
-}
-
-/// Runs every rung on `game` (fixed-depth rungs to `depth`, minimax to at most 4; the others for
-/// `movetime`), stopping early when `stop` is raised.
-pub fn ladder(
-    makers: &Makers,
-    game: &Game,
-    depth: u32,
-    movetime: Duration,
-    stop: &Arc<AtomicBool>,
-) -> ApiResult {
-    let pos = game.position();
-    let mut rows = Vec::new();
-    for info in registry::ENGINES {
-        let mut engine = makers.engine(info.name, None)?;
-        let mut limits = if fixed_depth(info.name) {
-            let d = if info.name == "minimax" {
-                depth.min(4)
-            } else {
-                depth
-            };
-            Limits {
-                depth: Some(d),
-                movetime: Some(Duration::from_secs(10)),
-                ..Limits::default()
-            }
-        } else {
-            Limits {
-                movetime: Some(movetime),
-                ..Limits::default()
-            }
-        };
-        limits.stop = Some(stop.clone());
-        let a = engine.analyse(game, &limits);
-        let mut row = analysis_json(pos, &a);
-        row["name"] = json!(info.name);
-        row["idea"] = json!(info.idea);
-        row["limit"] = json!(match info.name {
-            "random" | "book" => "no search".to_string(),
-            "greedy" | "greedy-incremental" => "one ply".to_string(),
-            _ if fixed_depth(info.name) => format!("depth {}", limits.depth.unwrap_or(depth)),
-            _ => format!("{} ms", movetime.as_millis()),
-        });
-        if let Some(obj) = row.as_object_mut() {
-            obj.remove("moves");
-        }
-        rows.push(row);
-    }
-    Ok(json!({ "fen": game.fen(), "rungs": rows }))
 }
 
 /// `GET /api/engines`.
@@ -599,6 +359,7 @@ pub fn engines() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::reply::parse_body;
 
     #[test]
     fn positions_list_legal_moves_with_castling_as_the_king_move() {
@@ -642,5 +403,9 @@ mod tests {
         assert!(parse_body::<At>(b"{\"fen\": 3}").is_err());
         assert!(parse_body::<At>(b"{\"colour\": 1}").is_err());
         assert!(parse_body::<At>(b"").is_ok());
+        // A search request without an engine asks the strong one.
+        let req = parse_body::<SearchRequest>(b"{\"depth\": 3}").unwrap();
+        assert_eq!((req.engine.as_str(), req.depth), ("rookery", Some(3)));
+        assert!(parse_body::<SearchRequest>(b"{\"engin\": \"x\"}").is_err());
     }
 }

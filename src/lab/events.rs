@@ -5,16 +5,17 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use serde::Serialize;
 use serde_json::Value;
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::api::ApiError;
-use super::{Lab, StopOnDrop, error_response, reply};
+use super::reply::{ApiError, error_response, reply};
+use super::state::{Lab, StopOnDrop};
 
 /// Where a job tells what it did: an event stream, or nowhere (the JSON answer comes at the end).
 pub struct Emitter {
@@ -33,11 +34,13 @@ impl Emitter {
         }
     }
 
-    /// Sends an event; false once nobody listens any more.
-    pub fn send(&self, event: &str, data: &Value) -> bool {
+    /// Sends an event; false once nobody listens any more. The data goes through a JSON value,
+    /// so its object keys come out in the one (sorted) order every answer has.
+    pub fn send(&self, event: &str, data: &impl Serialize) -> bool {
         let Some(tx) = &self.tx else {
             return !self.stopped();
         };
+        let data = serde_json::to_value(data).unwrap_or(Value::Null);
         let e = Event::default().event(event).data(data.to_string());
         if tx.blocking_send(Ok(e)).is_err() {
             self.stop.store(true, Ordering::Relaxed);
@@ -48,6 +51,23 @@ impl Emitter {
 
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Why a job started at `started` must stop now, if it must: its client went away, or it
+    /// has run past `limit` (told as `limit_reason`).
+    pub fn halt(
+        &self,
+        started: Instant,
+        limit: Duration,
+        limit_reason: &'static str,
+    ) -> Option<&'static str> {
+        if self.stopped() {
+            Some("the client went away")
+        } else if started.elapsed() > limit {
+            Some(limit_reason)
+        } else {
+            None
+        }
     }
 }
 

@@ -1,5 +1,7 @@
-//! `POST /api/heatmap`: what each square of a position is worth to the evaluation, as layers the
-//! page colours the board with. All values are centipawns from White's point of view.
+//! The Evaluation view. `POST /api/eval`: the hand-crafted evaluation term by term, and the
+//! built-in net's score beside it (a net has no terms to show). `POST /api/heatmap`: what each
+//! square of a position is worth to the evaluation, as layers the page colours the board with.
+//! All heatmap values are centipawns from White's point of view.
 //!
 //! - `table`: each piece's piece-square table value, `psq`: its material and table value together
 //!   (both tapered by the position's phase, as the evaluation blends them);
@@ -15,32 +17,29 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, FromSetup, Piece, Position, PositionError, Square,
 };
 
-use super::api::{self, ApiError, At};
-use super::{Lab, blocking, reply};
+use super::api::{At, position_request};
+use super::reply::{ApiError, ApiResult, parse_body, reply};
+use super::state::{Lab, blocking};
+use crate::core::Game;
 use crate::eval::hce::{self, NoEvalTrace, PHASE_MAX, Parts, S};
 use crate::eval::pesto;
 
 /// The evaluations a heatmap can be drawn for.
 pub const EVALS: &[&str] = &["hce", "net"];
 
-/// `POST /api/heatmap`.
-#[derive(Deserialize, Debug, Clone, Default)]
-#[serde(deny_unknown_fields)]
-pub struct HeatmapRequest {
+position_request! {
+    /// `POST /api/heatmap`.
     #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// The evaluation whose per-piece contribution is drawn: "hce" (the hand-crafted one) or
-    /// "net" (the built-in learned net).
-    #[serde(default)]
-    pub eval: Option<String>,
+    HeatmapRequest {} {
+        /// The evaluation whose per-piece contribution is drawn: "hce" (the hand-crafted one) or
+        /// "net" (the built-in learned net).
+        pub eval: Option<String>,
+    }
 }
 
 /// A scoring function: centipawns from White's point of view.
@@ -141,7 +140,7 @@ fn piece_char(p: Piece) -> String {
 }
 
 /// The heatmap of `game`'s position for the evaluation `eval`.
-pub fn heatmap(game: &crate::core::Game, eval: &str) -> api::ApiResult {
+pub fn heatmap(game: &Game, eval: &str) -> ApiResult {
     let score = scorer(eval)?;
     let pos = game.position();
     let phase = phase_of(pos);
@@ -209,17 +208,37 @@ pub fn heatmap(game: &crate::core::Game, eval: &str) -> api::ApiResult {
     }))
 }
 
-pub(super) async fn handler(State(lab): State<Arc<Lab>>, body: Bytes) -> Response {
+/// `POST /api/eval`: the hand-crafted evaluation term by term, and the built-in net's score
+/// beside it (a net has no terms to show).
+pub fn eval(at: &At) -> ApiResult {
+    use crate::eval::hce::{Parts, evaluate_board};
+    let game = at.game()?;
+    let pos = game.position();
+    let mut parts = Parts::default();
+    let v = evaluate_board(pos.board(), pos.turn(), &mut parts);
+    let white_view = |v: i32| if pos.turn() == Color::White { v } else { -v };
+    let net = crate::nnue::Network::default_net();
+    let nv = net.evaluate_board(pos.board(), pos.turn());
+    Ok(json!({
+        "fen": game.fen(),
+        "value": v,
+        "white": white_view(v),
+        "terms": parts.0.iter().map(|(n, s)| json!({ "name": n, "mg": s.0, "eg": s.1 })).collect::<Vec<_>>(),
+        "net": { "value": nv, "white": white_view(nv), "architecture": net.architecture() },
+    }))
+}
+
+pub async fn eval_handler(body: Bytes) -> Response {
+    reply(parse_body::<At>(&body).and_then(|at| eval(&at)))
+}
+
+pub async fn handler(State(lab): State<Arc<Lab>>, body: Bytes) -> Response {
     let result = async {
-        let req: HeatmapRequest = api::parse_body(&body)?;
+        let req: HeatmapRequest = parse_body(&body)?;
         let eval = req.eval.clone().unwrap_or_else(|| "hce".into());
         // Checked before the slot is taken, so a wrong name is a quick 400.
         scorer(&eval).map(drop)?;
-        let game = At {
-            fen: req.fen.clone(),
-            moves: req.moves.clone(),
-        }
-        .game()?;
+        let game = req.game()?;
         blocking(&lab, move || heatmap(&game, &eval)).await
     }
     .await;
@@ -229,7 +248,6 @@ pub(super) async fn handler(State(lab): State<Arc<Lab>>, body: Bytes) -> Respons
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Game;
 
     #[test]
     fn contributions_remove_each_piece_but_the_kings() {

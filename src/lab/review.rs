@@ -7,7 +7,8 @@
 //! `rookery data stats` fits to its self-play scores and results. A drop of 0.10 or more is an inaccuracy (`?!`, NAG 6), 0.20 a
 //! mistake (`?`, NAG 2), 0.30 a blunder (`??`, NAG 4); the best move is never marked. The whole
 //! review comes back as PGN with the NAGs, each move's `[%eval]` and, at a marked move, the better
-//! line as a variation.
+//! line as a variation, written by `core::pgn` as every game record is. Each judged move is a
+//! `MoveRow`, sent as it comes and read back by the summary and the PGN without a JSON detour.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -17,14 +18,16 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::json;
 use shakmaty::{Chess, Color, Move, Position};
 
-use super::api::{self, ApiError, At, Makers};
+use super::api::{Makers, position_request};
 use super::events::{self, Emitter};
-use super::{Lab, error_response};
+use super::reply::{ApiError, ApiResult, bounded, error_response, parse_body};
+use super::state::Lab;
 use crate::core::game::{fen_of, san, uci};
+use crate::core::pgn::{Movetext, write_tags};
 use crate::core::score::{MATE, format_score, mate_moves};
 use crate::core::{Game, Limits};
 use crate::driver::rules_end;
@@ -49,19 +52,15 @@ pub const MAX_TIME: Duration = Duration::from_secs(300);
 /// The largest PGN text accepted.
 pub const MAX_PGN_BYTES: usize = 200_000;
 
-/// `POST /api/review`: a PGN, or a position (`fen`, `moves`) and the game's moves from it.
-#[derive(Deserialize, Debug, Clone, Default)]
-#[serde(deny_unknown_fields)]
-pub struct ReviewRequest {
+position_request! {
+    /// `POST /api/review`: a PGN, or a position (`fen`, `moves`) and the game's moves from it.
     #[serde(default)]
-    pub pgn: Option<String>,
-    #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// Nodes per position.
-    #[serde(default)]
-    pub nodes: Option<u64>,
+    ReviewRequest {
+        pub pgn: Option<String>,
+    } {
+        /// Nodes per position.
+        pub nodes: Option<u64>,
+    }
 }
 
 /// The expected score of a side whose score is `cp` centipawns.
@@ -91,11 +90,7 @@ pub struct Checked {
 
 pub fn check(req: &ReviewRequest) -> Result<Checked, ApiError> {
     let nodes = req.nodes.unwrap_or(DEFAULT_NODES);
-    if !(1..=MAX_NODES).contains(&nodes) {
-        return Err(ApiError::bad(format!(
-            "review nodes must be 1 to {MAX_NODES}, got {nodes}"
-        )));
-    }
+    bounded("review nodes", nodes, 1..=MAX_NODES, "")?;
     let (game, tags) = match &req.pgn {
         Some(text) => {
             if req.fen.is_some() || !req.moves.is_empty() {
@@ -137,11 +132,7 @@ pub fn check(req: &ReviewRequest) -> Result<Checked, ApiError> {
                     req.moves.len()
                 )));
             }
-            let game = At {
-                fen: req.fen.clone(),
-                moves: req.moves.clone(),
-            }
-            .game()?;
+            let game = req.game()?;
             (game, Vec::new())
         }
     };
@@ -149,6 +140,35 @@ pub fn check(req: &ReviewRequest) -> Result<Checked, ApiError> {
         return Err(ApiError::bad("the game has no moves to review"));
     }
     Ok(Checked { game, tags, nodes })
+}
+
+/// One judged move, as the `move` event and the answer's `moves` carry it. Scores are White's
+/// point of view; the expected scores the mover's.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveRow {
+    pub ply: usize,
+    pub number: u32,
+    pub color: &'static str,
+    pub san: String,
+    pub uci: String,
+    pub fen_before: String,
+    pub fen_after: String,
+    pub best: Option<String>,
+    pub best_san: Option<String>,
+    pub best_line: Vec<String>,
+    pub depth: u32,
+    pub score_before: i32,
+    pub score_after: i32,
+    pub mate_after: Option<i32>,
+    pub expected_before: f64,
+    pub expected_after: f64,
+    pub drop: f64,
+    pub judgement: Option<&'static str>,
+    pub glyph: Option<&'static str>,
+    pub nag: Option<u8>,
+    /// The moves of `best_line`, for the PGN's variation.
+    #[serde(skip)]
+    pub better: Vec<Move>,
 }
 
 /// What the engine thinks of one position, from the side to move's point of view.
@@ -195,7 +215,7 @@ pub fn review(
     checked: &Checked,
     emitter: &Emitter,
     stop: &Arc<AtomicBool>,
-) -> api::ApiResult {
+) -> ApiResult {
     let started = Instant::now();
     let game = &checked.game;
     let mut engine = makers.engine("rookery", None)?;
@@ -228,16 +248,12 @@ pub fn review(
     );
     let mut cur = Game::new(game.start().clone());
     let mut seen_before: Option<Seen> = None;
-    let mut rows: Vec<Value> = Vec::new();
+    let mut rows: Vec<MoveRow> = Vec::new();
     let mut stopped: Option<&str> = None;
     let mut nodes_total = 0u64;
     for i in 0..=game.moves().len() {
-        if emitter.stopped() {
-            stopped = Some("the client went away");
-            break;
-        }
-        if started.elapsed() > MAX_TIME {
-            stopped = Some("the review's time limit");
+        stopped = emitter.halt(started, MAX_TIME, "the review's time limit");
+        if stopped.is_some() {
             break;
         }
         let seen = match rules_end(&cur) {
@@ -273,28 +289,37 @@ pub fn review(
             let drop = (e_before - e_after).max(0.0);
             let is_best = before.best == Some(mv);
             let mark = if is_best { None } else { judge(drop) };
-            let row = json!({
-                "ply": ply + 1,
-                "number": pos_before.fullmoves().get(),
-                "color": if mover == Color::White { "white" } else { "black" },
-                "san": sans[ply],
-                "uci": uci(mv),
-                "fen_before": fen_of(&pos_before),
-                "fen_after": fen_of(after),
-                "best": before.best.map(uci),
-                "best_san": before.best.filter(|&m| pos_before.is_legal(m)).map(|m| san(&pos_before, m)),
-                "best_line": san_line(&pos_before, &before.pv, 6),
-                "depth": before.depth,
-                "score_before": white_view(&pos_before, before.score),
-                "score_after": white_view(after, seen.score),
-                "mate_after": mate_moves(white_view(after, seen.score)),
-                "expected_before": e_before,
-                "expected_after": e_after,
-                "drop": drop,
-                "judgement": mark.map(|m| m.0),
-                "glyph": mark.map(|m| m.1),
-                "nag": mark.map(|m| m.2),
-            });
+            let best_line = san_line(&pos_before, &before.pv, 6);
+            let row = MoveRow {
+                ply: ply + 1,
+                number: pos_before.fullmoves().get(),
+                color: if mover == Color::White {
+                    "white"
+                } else {
+                    "black"
+                },
+                san: sans[ply].clone(),
+                uci: uci(mv),
+                fen_before: fen_of(&pos_before),
+                fen_after: fen_of(after),
+                best: before.best.map(uci),
+                best_san: before
+                    .best
+                    .filter(|&m| pos_before.is_legal(m))
+                    .map(|m| san(&pos_before, m)),
+                better: before.pv[..best_line.len()].to_vec(),
+                best_line,
+                depth: before.depth,
+                score_before: white_view(&pos_before, before.score),
+                score_after: white_view(after, seen.score),
+                mate_after: mate_moves(white_view(after, seen.score)),
+                expected_before: e_before,
+                expected_after: e_after,
+                drop,
+                judgement: mark.map(|m| m.0),
+                glyph: mark.map(|m| m.1),
+                nag: mark.map(|m| m.2),
+            };
             emitter.send("move", &row);
             rows.push(row);
         }
@@ -305,7 +330,7 @@ pub fn review(
     }
     let count = |color: &str, what: &str| {
         rows.iter()
-            .filter(|r| r["color"] == color && r["judgement"] == what)
+            .filter(|r| r.color == color && r.judgement == Some(what))
             .count()
     };
     let summary = json!({
@@ -337,7 +362,7 @@ fn game_position(game: &Game, ply: usize) -> Chess {
 
 /// The review as PGN: the game's tags, each move with its NAG and `[%eval]`, and at a marked
 /// move a comment and the better line as a variation.
-pub fn annotated_pgn(checked: &Checked, rows: &[Value]) -> String {
+pub fn annotated_pgn(checked: &Checked, rows: &[MoveRow]) -> String {
     let game = &checked.game;
     let tag = |name: &str| {
         checked
@@ -349,96 +374,58 @@ pub fn annotated_pgn(checked: &Checked, rows: &[Value]) -> String {
     let result = tag("Result").unwrap_or_else(|| {
         rules_end(game).map_or("*".to_string(), |e| e.outcome.pgn().to_string())
     });
-    let escape = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    let mut out = String::new();
-    for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
-        let v = tag(name).unwrap_or_else(|| match name {
-            "Event" => "Rookery Lab review".into(),
-            "Date" => crate::core::pgn::today(),
-            _ => "?".into(),
-        });
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(&v)));
-    }
-    out.push_str(&format!("[Result \"{result}\"]\n"));
-    out.push_str(&format!(
-        "[Annotator \"Rookery Lab: rookery, {} nodes a position\"]\n",
-        checked.nodes
+    let mut tags: Vec<(&str, String)> = ["Event", "Site", "Date", "Round", "White", "Black"]
+        .into_iter()
+        .map(|name| {
+            let v = tag(name).unwrap_or_else(|| match name {
+                "Event" => "Rookery Lab review".into(),
+                "Date" => crate::core::pgn::today(),
+                _ => "?".into(),
+            });
+            (name, v)
+        })
+        .collect();
+    tags.push((
+        "Annotator",
+        format!("Rookery Lab: rookery, {} nodes a position", checked.nodes),
     ));
-    if game.custom_start() {
-        out.push_str(&format!(
-            "[FEN \"{}\"]\n[SetUp \"1\"]\n",
-            fen_of(game.start())
-        ));
-    }
-    out.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let mut pos = game.start().clone();
-    let mut after_comment = false;
+    let mut out = String::new();
+    write_tags(&mut out, game, &tags, &result);
+    let mut text = Movetext::annotated(game.start());
     for (i, &m) in game.moves().iter().enumerate() {
-        let number = pos.fullmoves().get();
-        if pos.turn() == Color::White {
-            tokens.push(format!("{number}."));
-        } else if i == 0 || after_comment {
-            tokens.push(format!("{number}..."));
-        }
-        let before = pos.clone();
-        tokens.push(shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
-        after_comment = false;
+        let before = text.position().clone();
+        text.push_move(m);
         let Some(row) = rows.get(i) else {
             continue;
         };
-        if let Some(nag) = row["nag"].as_u64() {
-            tokens.push(format!("${nag}"));
+        if let Some(nag) = row.nag {
+            text.push_nag(nag);
         }
-        let white_after = row["score_after"].as_i64().unwrap_or(0) as i32;
         let mut comment = if rules_end(&game_prefix(game, i + 1)).is_some() {
             String::new()
         } else {
-            format!("[%eval {}]", eval_tag(white_after))
+            format!("[%eval {}]", eval_tag(row.score_after))
         };
-        if let Some(word) = row["judgement"].as_str() {
-            let best = row["best_san"].as_str().unwrap_or("?");
-            let text = format!(
+        if let Some(word) = row.judgement {
+            let best = row.best_san.as_deref().unwrap_or("?");
+            let sentence = format!(
                 "{}{word}: expected score {:.2} to {:.2} ({} to {}). {best} was better.",
                 if comment.is_empty() { "" } else { " " },
-                row["expected_before"].as_f64().unwrap_or(0.0),
-                row["expected_after"].as_f64().unwrap_or(0.0),
-                format_score(row["score_before"].as_i64().unwrap_or(0) as i32),
-                format_score(white_after),
+                row.expected_before,
+                row.expected_after,
+                format_score(row.score_before),
+                format_score(row.score_after),
             );
-            comment.push_str(&capitalise(&text));
+            comment.push_str(&capitalise(&sentence));
         }
         if !comment.is_empty() {
-            tokens.push(format!("{{{}}}", comment.replace('}', ")")));
-            after_comment = true;
+            text.push_comment(&comment);
         }
-        if row["judgement"].is_string()
-            && let Some(line) = row["best_line"].as_array()
-            && !line.is_empty()
-        {
-            let mut var = Vec::new();
-            let mut p = before.clone();
-            for (k, s) in line.iter().filter_map(Value::as_str).enumerate() {
-                let Ok(mv) = crate::core::game::parse_move(&p, s) else {
-                    break;
-                };
-                if p.turn() == Color::White {
-                    var.push(format!("{}.", p.fullmoves()));
-                } else if k == 0 {
-                    var.push(format!("{}...", p.fullmoves()));
-                }
-                var.push(
-                    shakmaty::san::SanPlus::from_move_and_play_unchecked(&mut p, mv).to_string(),
-                );
-            }
-            if !var.is_empty() {
-                tokens.push(format!("({})", var.join(" ")));
-                after_comment = true;
-            }
+        if row.judgement.is_some() {
+            text.push_variation(&before, &row.better);
         }
     }
-    tokens.push(result);
-    crate::core::pgn::push_movetext(&mut out, &tokens);
+    text.finish(&mut out, &result);
     out
 }
 
@@ -462,12 +449,8 @@ fn game_prefix(game: &Game, plies: usize) -> Game {
     g
 }
 
-pub(super) async fn handler(
-    State(lab): State<Arc<Lab>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let checked = match api::parse_body::<ReviewRequest>(&body).and_then(|r| check(&r)) {
+pub async fn handler(State(lab): State<Arc<Lab>>, headers: HeaderMap, body: Bytes) -> Response {
+    let checked = match parse_body::<ReviewRequest>(&body).and_then(|r| check(&r)) {
         Ok(c) => c,
         Err(e) => return error_response(&e),
     };

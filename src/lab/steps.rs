@@ -14,12 +14,13 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::response::Response;
-use serde::Deserialize;
+use serde::Serialize;
 use serde_json::{Value, json};
 use shakmaty::{Chess, Color, Position};
 
-use super::api::{self, ApiError, At};
-use super::{Lab, blocking, reply};
+use super::api::{game_on, position_request};
+use super::reply::{ApiError, ApiResult, bounded, parse_body, reply};
+use super::state::{Lab, blocking};
 use crate::core::game::{san_plain, uci};
 use crate::core::score::MATE;
 
@@ -34,26 +35,19 @@ pub const MAX_LEAF: i64 = 1_000_000;
 /// The textbook's tree (a max root over three min nodes), shown when the page opens.
 pub const TEXTBOOK_TREE: &str = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]";
 
-/// `POST /api/steps`.
-#[derive(Deserialize, Debug, Clone, Default)]
-#[serde(deny_unknown_fields)]
-pub struct StepsRequest {
+position_request! {
+    /// `POST /api/steps`.
     #[serde(default)]
-    pub fen: Option<String>,
-    #[serde(default)]
-    pub moves: Vec<String>,
-    /// Plies below the chess position (1 to 3; 2 when absent).
-    #[serde(default)]
-    pub depth: Option<u32>,
-    /// Moves kept at each node of the chess tree (1 to 5; 3 when absent).
-    #[serde(default)]
-    pub width: Option<u32>,
-    /// An abstract tree instead of a position: nested lists, numbers at the leaves.
-    #[serde(default)]
-    pub tree: Option<Value>,
-    /// "given" (the order the tree has), "best-first" or "best-last".
-    #[serde(default)]
-    pub order: Option<String>,
+    StepsRequest {} {
+        /// Plies below the chess position (1 to 3; 2 when absent).
+        pub depth: Option<u32>,
+        /// Moves kept at each node of the chess tree (1 to 5; 3 when absent).
+        pub width: Option<u32>,
+        /// An abstract tree instead of a position: nested lists, numbers at the leaves.
+        pub tree: Option<Value>,
+        /// "given" (the order the tree has), "best-first" or "best-last".
+        pub order: Option<String>,
+    }
 }
 
 /// One node of the tree walked.
@@ -78,8 +72,9 @@ pub struct StepTree {
     pub chess: bool,
 }
 
-/// One thing a search does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One thing a search does; as JSON, an object with its `kind` and fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Step {
     /// The search comes to `node` with the window `alpha..beta` (`None`: infinite).
     Enter {
@@ -109,39 +104,6 @@ pub enum Step {
     },
     /// `node` is done with `value`.
     Leave { node: usize, value: i64 },
-}
-
-impl Step {
-    pub fn json(&self) -> Value {
-        match self {
-            Step::Enter { node, alpha, beta } => {
-                json!({ "kind": "enter", "node": node, "alpha": alpha, "beta": beta })
-            }
-            Step::Leaf { node, value } => json!({ "kind": "leaf", "node": node, "value": value }),
-            Step::Back {
-                node,
-                child,
-                value,
-                best,
-                alpha,
-                beta,
-            } => json!({
-                "kind": "back", "node": node, "child": child, "value": value, "best": best,
-                "alpha": alpha, "beta": beta,
-            }),
-            Step::Cut {
-                node,
-                alpha,
-                beta,
-                skipped,
-                saved,
-            } => json!({
-                "kind": "cut", "node": node, "alpha": alpha, "beta": beta,
-                "skipped": skipped, "saved": saved,
-            }),
-            Step::Leave { node, value } => json!({ "kind": "leave", "node": node, "value": value }),
-        }
-    }
 }
 
 /// The order children are searched in.
@@ -384,111 +346,91 @@ impl StepTree {
     }
 }
 
-/// Minimax's walk: every node, in `children` order.
+/// Minimax's walk: every node, in `children` order, no window.
 pub fn minimax_walk(tree: &StepTree, children: &[Vec<usize>]) -> Vec<Step> {
-    fn walk(tree: &StepTree, children: &[Vec<usize>], i: usize, out: &mut Vec<Step>) -> i64 {
-        out.push(Step::Enter {
-            node: i,
-            alpha: None,
-            beta: None,
-        });
-        let n = &tree.nodes[i];
-        if let Some(v) = n.leaf {
-            out.push(Step::Leaf { node: i, value: v });
-            out.push(Step::Leave { node: i, value: v });
-            return v;
-        }
-        let mut best: Option<i64> = None;
-        for &c in &children[i] {
-            let v = walk(tree, children, c, out);
-            let better = best.is_none_or(|b| if n.max { v > b } else { v < b });
-            if better {
-                best = Some(v);
-            }
-            out.push(Step::Back {
-                node: i,
-                child: c,
-                value: v,
-                best: best.unwrap_or(v),
-                alpha: None,
-                beta: None,
-            });
-        }
-        let v = best.unwrap_or(0);
-        out.push(Step::Leave { node: i, value: v });
-        v
-    }
-    let mut out = Vec::new();
-    walk(tree, children, 0, &mut out);
-    out
+    walk(tree, children, false)
 }
 
 /// Alpha-beta's walk, max/min form as the ladder's `alphabeta` searches: a node whose window
 /// closes (`alpha >= beta`) skips its remaining children.
 pub fn alphabeta_walk(tree: &StepTree, children: &[Vec<usize>]) -> Vec<Step> {
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        tree: &StepTree,
-        children: &[Vec<usize>],
-        i: usize,
-        mut alpha: Option<i64>,
-        mut beta: Option<i64>,
-        out: &mut Vec<Step>,
-    ) -> i64 {
-        out.push(Step::Enter {
-            node: i,
-            alpha,
-            beta,
-        });
-        let n = &tree.nodes[i];
-        if let Some(v) = n.leaf {
-            out.push(Step::Leaf { node: i, value: v });
-            out.push(Step::Leave { node: i, value: v });
-            return v;
-        }
-        let mut best: Option<i64> = None;
-        let order = &children[i];
-        for (k, &c) in order.iter().enumerate() {
-            let v = walk(tree, children, c, alpha, beta, out);
-            if best.is_none_or(|b| if n.max { v > b } else { v < b }) {
-                best = Some(v);
-            }
-            if n.max {
-                alpha = Some(alpha.map_or(v, |a| a.max(v)));
-            } else {
-                beta = Some(beta.map_or(v, |b| b.min(v)));
-            }
-            out.push(Step::Back {
+    walk(tree, children, true)
+}
+
+/// The walk of both searches: with `prune`, each node narrows its window with every child's
+/// value and cuts when it closes; without, the window stays infinite and every node is visited
+/// (minimax).
+fn walk(tree: &StepTree, children: &[Vec<usize>], prune: bool) -> Vec<Step> {
+    struct Walk<'a> {
+        tree: &'a StepTree,
+        children: &'a [Vec<usize>],
+        prune: bool,
+        out: Vec<Step>,
+    }
+    impl Walk<'_> {
+        fn node(&mut self, i: usize, mut alpha: Option<i64>, mut beta: Option<i64>) -> i64 {
+            self.out.push(Step::Enter {
                 node: i,
-                child: c,
-                value: v,
-                best: best.unwrap_or(v),
                 alpha,
                 beta,
             });
-            if let (Some(a), Some(b)) = (alpha, beta)
-                && a >= b
-                && k + 1 < order.len()
-            {
-                let skipped = order[k + 1..].to_vec();
-                let saved = skipped.iter().map(|&s| tree.subtree_size(s)).sum();
-                out.push(Step::Cut {
+            let n = &self.tree.nodes[i];
+            if let Some(v) = n.leaf {
+                self.out.push(Step::Leaf { node: i, value: v });
+                self.out.push(Step::Leave { node: i, value: v });
+                return v;
+            }
+            let mut best: Option<i64> = None;
+            let order = &self.children[i];
+            for (k, &c) in order.iter().enumerate() {
+                let v = self.node(c, alpha, beta);
+                if best.is_none_or(|b| if n.max { v > b } else { v < b }) {
+                    best = Some(v);
+                }
+                if self.prune {
+                    if n.max {
+                        alpha = Some(alpha.map_or(v, |a| a.max(v)));
+                    } else {
+                        beta = Some(beta.map_or(v, |b| b.min(v)));
+                    }
+                }
+                self.out.push(Step::Back {
                     node: i,
+                    child: c,
+                    value: v,
+                    best: best.unwrap_or(v),
                     alpha,
                     beta,
-                    skipped,
-                    saved,
                 });
-                break;
+                if let (Some(a), Some(b)) = (alpha, beta)
+                    && a >= b
+                    && k + 1 < order.len()
+                {
+                    let skipped = order[k + 1..].to_vec();
+                    let saved = skipped.iter().map(|&s| self.tree.subtree_size(s)).sum();
+                    self.out.push(Step::Cut {
+                        node: i,
+                        alpha,
+                        beta,
+                        skipped,
+                        saved,
+                    });
+                    break;
+                }
             }
+            let v = best.unwrap_or(0);
+            self.out.push(Step::Leave { node: i, value: v });
+            v
         }
-        let v = best.unwrap_or(0);
-        out.push(Step::Leave { node: i, value: v });
-        v
     }
-    let mut out = Vec::new();
-    walk(tree, children, 0, None, None, &mut out);
-    out
+    let mut w = Walk {
+        tree,
+        children,
+        prune,
+        out: Vec::new(),
+    };
+    w.node(0, None, None);
+    w.out
 }
 
 /// Positions a walk visits (nodes entered).
@@ -516,31 +458,16 @@ pub fn build(req: &StepsRequest) -> Result<(StepTree, Order), ApiError> {
         }
         return Ok((abstract_tree(t)?, order));
     }
-    let depth = req.depth.unwrap_or(2);
-    if !(1..=MAX_CHESS_DEPTH).contains(&depth) {
-        return Err(ApiError::bad(format!(
-            "steps depth must be 1 to {MAX_CHESS_DEPTH}, got {depth}"
-        )));
-    }
-    let width = req.width.unwrap_or(3);
-    if !(1..=MAX_WIDTH).contains(&width) {
-        return Err(ApiError::bad(format!(
-            "steps width must be 1 to {MAX_WIDTH}, got {width}"
-        )));
-    }
-    let game = At {
-        fen: req.fen.clone(),
-        moves: req.moves.clone(),
-    }
-    .game()?;
-    if crate::driver::rules_end(&game).is_some() {
-        return Err(ApiError::bad("the game is over in this position"));
-    }
+    let (depth, width) = (req.depth.unwrap_or(2), req.width.unwrap_or(3));
+    bounded("steps depth", depth, 1..=MAX_CHESS_DEPTH, "")?;
+    bounded("steps width", width, 1..=MAX_WIDTH, "")?;
+    let game = req.game()?;
+    game_on(&game)?;
     Ok((chess_tree(game.position(), depth, width), order))
 }
 
 /// The answer: the tree, both walks in the order asked for, and what each order costs.
-pub fn steps(req: &StepsRequest) -> api::ApiResult {
+pub fn steps(req: &StepsRequest) -> ApiResult {
     let (tree, order) = build(req)?;
     let values = tree.values();
     let children = tree.ordered(order);
@@ -575,17 +502,17 @@ pub fn steps(req: &StepsRequest) -> api::ApiResult {
             "ply": n.ply,
             "value": values[i],
         })).collect::<Vec<_>>(),
-        "alphabeta": ab.iter().map(Step::json).collect::<Vec<_>>(),
-        "minimax": mm.iter().map(Step::json).collect::<Vec<_>>(),
+        "alphabeta": ab,
+        "minimax": mm,
         "visited": { "alphabeta": visited(&ab), "minimax": visited(&mm) },
         "orders": orders,
         "textbook": TEXTBOOK_TREE,
     }))
 }
 
-pub(super) async fn handler(State(lab): State<Arc<Lab>>, body: Bytes) -> Response {
+pub async fn handler(State(lab): State<Arc<Lab>>, body: Bytes) -> Response {
     let result = async {
-        let req: StepsRequest = api::parse_body(&body)?;
+        let req: StepsRequest = parse_body(&body)?;
         // The trees are small (at most 5^3 leaves or 1,000 nodes), yet they take a slot like
         // every search, so the server's bound on work at once holds.
         blocking(&lab, move || steps(&req)).await

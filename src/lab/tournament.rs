@@ -6,7 +6,9 @@
 //!
 //! Elo is the logistic model's: a score `p` means `-400 log10(1/p - 1)`. Its 95% interval is the
 //! Wilson score interval of `p` over the games, turned into Elo the same way; a pairing won (or
-//! lost) every time has no finite Elo, only the bound its interval gives ("> +X").
+//! lost) every time has no finite Elo, only the bound its interval gives ("> +X"). The counting,
+//! the Elo, the interval and the round robin's pairings are `core::stats`, the same the match
+//! runner uses; this file only plays the games and words the results for the page.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,10 +21,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use shakmaty::{Chess, Move, Position};
 
-use super::api::{self, ApiError, At, Makers};
+use super::api::{At, Makers, fixed_depth};
 use super::events::{self, Emitter};
-use super::{Lab, error_response};
+use super::reply::{ApiError, ApiResult, bounded, error_response, parse_body};
+use super::state::Lab;
 use crate::core::game::{Termination, fen_of, parse_move};
+use crate::core::stats::{Wdl, colours, elo, round_robin, wilson};
 use crate::core::{Game, Limits};
 use crate::driver::{Header, Outcome, pgn_record, play_out};
 use crate::registry;
@@ -189,11 +193,7 @@ impl TournamentRequest {
         // Ladder order, so "the rung below" is the one before.
         rungs.sort_by_key(|n| registry::ENGINES.iter().position(|e| e.name == *n));
         let games = self.games.unwrap_or(2);
-        if !(1..=MAX_GAMES_PER_PAIRING).contains(&games) {
-            return Err(ApiError::bad(format!(
-                "games (per pairing) must be 1 to {MAX_GAMES_PER_PAIRING}, got {games}"
-            )));
-        }
+        bounded("games (per pairing)", games, 1..=MAX_GAMES_PER_PAIRING, "")?;
         let pairs = (rungs.len() * (rungs.len() - 1) / 2) as u32;
         if pairs * games > MAX_GAMES {
             return Err(ApiError::bad(format!(
@@ -201,30 +201,13 @@ impl TournamentRequest {
                 pairs * games
             )));
         }
-        let depth = self.depth.unwrap_or(2);
-        if !(1..=MAX_DEPTH).contains(&depth) {
-            return Err(ApiError::bad(format!(
-                "tournament depth must be 1 to {MAX_DEPTH}, got {depth}"
-            )));
-        }
-        let nodes = self.nodes.unwrap_or(5_000);
-        if !(1..=MAX_NODES).contains(&nodes) {
-            return Err(ApiError::bad(format!(
-                "tournament nodes must be 1 to {MAX_NODES}, got {nodes}"
-            )));
-        }
+        let (depth, nodes) = (self.depth.unwrap_or(2), self.nodes.unwrap_or(5_000));
         let ms = self.movetime.unwrap_or(500);
-        if !(1..=MAX_MOVETIME_MS).contains(&ms) {
-            return Err(ApiError::bad(format!(
-                "tournament movetime must be 1 to {MAX_MOVETIME_MS} ms, got {ms}"
-            )));
-        }
         let max_plies = self.max_plies.unwrap_or(DEFAULT_MAX_PLIES);
-        if !(10..=MAX_PLIES).contains(&max_plies) {
-            return Err(ApiError::bad(format!(
-                "max_plies must be 10 to {MAX_PLIES}, got {max_plies}"
-            )));
-        }
+        bounded("tournament depth", depth, 1..=MAX_DEPTH, "")?;
+        bounded("tournament nodes", nodes, 1..=MAX_NODES, "")?;
+        bounded("tournament movetime", ms, 1..=MAX_MOVETIME_MS, " ms")?;
+        bounded("max_plies", max_plies, 10..=MAX_PLIES, "")?;
         let openings = match &self.openings {
             None => builtin_openings(),
             Some(Openings::Named(n)) if n == "builtin" => builtin_openings(),
@@ -281,100 +264,56 @@ impl TournamentRequest {
 /// The games of a round robin: in each cycle every pairing plays one game, colours alternating
 /// from cycle to cycle; cycles `2k` and `2k + 1` share an opening.
 pub fn schedule(plan: &Plan) -> Vec<Pairing> {
-    let n = plan.rungs.len();
+    let pairs = round_robin(plan.rungs.len());
     let mut out = Vec::new();
     for g in 0..plan.games as usize {
-        for i in 0..n {
-            for j in i + 1..n {
-                let (white, black) = if g % 2 == 0 { (i, j) } else { (j, i) };
-                out.push(Pairing {
-                    number: out.len() + 1,
-                    white,
-                    black,
-                    opening: (g / 2) % plan.openings.len().max(1),
-                });
-            }
+        for &pair in &pairs {
+            let (white, black) = colours(pair, g);
+            out.push(Pairing {
+                number: out.len() + 1,
+                white,
+                black,
+                opening: (g / 2) % plan.openings.len().max(1),
+            });
         }
     }
     out
 }
 
-/// Elo for a score (`None` at 0% and 100%).
-pub fn elo(p: f64) -> Option<f64> {
-    (p > 0.0 && p < 1.0).then(|| -400.0 * (1.0 / p - 1.0).log10())
+/// Elo for a score, where it is finite (`None` at 0% and 100%).
+fn finite_elo(p: f64) -> Option<f64> {
+    Some(elo(p)).filter(|e| e.is_finite())
 }
 
-/// The 95% Wilson score interval of a score `p` over `n` games.
-pub fn wilson(p: f64, n: u32) -> (f64, f64) {
+/// W/D/L, score, Elo and its 95% interval as the page shows them; at 0% or 100% the Elo is a
+/// bound.
+pub fn wdl_json(r: &Wdl) -> Value {
+    let n = r.games();
     if n == 0 {
-        return (0.0, 1.0);
+        return json!({ "wins": 0, "draws": 0, "losses": 0, "games": 0, "score": null,
+            "elo": null, "low": null, "high": null, "text": "-" });
     }
-    let z = 1.959_963_985f64;
-    let n = f64::from(n);
-    let centre = p + z * z / (2.0 * n);
-    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    let d = 1.0 + z * z / n;
-    (
-        ((centre - spread) / d).max(0.0),
-        ((centre + spread) / d).min(1.0),
-    )
-}
-
-/// Wins, draws and losses from one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
-
-impl Wdl {
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    pub fn score(&self) -> f64 {
-        if self.games() == 0 {
-            return 0.5;
-        }
-        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games())
-    }
-
-    fn add(&mut self, o: Wdl) {
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-    }
-
-    /// W/D/L, score, Elo and its 95% interval; at 0% or 100% the Elo is a bound.
-    pub fn json(&self) -> Value {
-        let n = self.games();
-        if n == 0 {
-            return json!({ "wins": 0, "draws": 0, "losses": 0, "games": 0, "score": null,
-                "elo": null, "low": null, "high": null, "text": "-" });
-        }
-        let p = self.score();
-        let (lo, hi) = wilson(p, n);
-        let (e, low, high) = (elo(p), elo(lo), elo(hi));
-        // Whole Elo, and no "-0".
-        let whole = |v: f64| if v.abs() < 0.5 { 0.0 } else { v.round() };
-        let round = |x: Option<f64>| x.map(whole);
-        let sign = |v: f64| {
-            let v = whole(v);
-            format!("{}{v:.0}", if v > 0.0 { "+" } else { "" })
-        };
-        let text = match (e, low, high) {
-            (Some(e), Some(l), Some(h)) => format!("{} ({} to {})", sign(e), sign(l), sign(h)),
-            (Some(e), _, _) => sign(e),
-            (None, Some(l), _) if p >= 1.0 => format!("> {}", sign(l)),
-            (None, _, Some(h)) => format!("< {}", sign(h)),
-            _ => "-".into(),
-        };
-        json!({
-            "wins": self.wins, "draws": self.draws, "losses": self.losses, "games": n,
-            "score": p, "elo": round(e), "low": round(low), "high": round(high), "text": text,
-        })
-    }
+    let p = r.score();
+    let (lo, hi) = wilson(p, n);
+    let (e, low, high) = (finite_elo(p), finite_elo(lo), finite_elo(hi));
+    // Whole Elo, and no "-0".
+    let whole = |v: f64| if v.abs() < 0.5 { 0.0 } else { v.round() };
+    let round = |x: Option<f64>| x.map(whole);
+    let sign = |v: f64| {
+        let v = whole(v);
+        format!("{}{v:.0}", if v > 0.0 { "+" } else { "" })
+    };
+    let text = match (e, low, high) {
+        (Some(e), Some(l), Some(h)) => format!("{} ({} to {})", sign(e), sign(l), sign(h)),
+        (Some(e), _, _) => sign(e),
+        (None, Some(l), _) if p >= 1.0 => format!("> {}", sign(l)),
+        (None, _, Some(h)) => format!("< {}", sign(h)),
+        _ => "-".into(),
+    };
+    json!({
+        "wins": r.wins, "draws": r.draws, "losses": r.losses, "games": n,
+        "score": p, "elo": round(e), "low": round(low), "high": round(high), "text": text,
+    })
 }
 
 /// The results so far: `table[i][j]` is rung `i` against rung `j`.
@@ -393,17 +332,8 @@ impl Table {
 
     /// Counts a game: White's points (1, 0.5, 0).
     pub fn add(&mut self, white: usize, black: usize, white_score: f64) {
-        let (w, b) = (&mut self.table, (white, black));
-        if white_score > 0.5 {
-            w[b.0][b.1].wins += 1;
-            w[b.1][b.0].losses += 1;
-        } else if white_score < 0.5 {
-            w[b.0][b.1].losses += 1;
-            w[b.1][b.0].wins += 1;
-        } else {
-            w[b.0][b.1].draws += 1;
-            w[b.1][b.0].draws += 1;
-        }
+        self.table[white][black].add(white_score);
+        self.table[black][white].add(1.0 - white_score);
     }
 
     pub fn json(&self) -> Value {
@@ -415,18 +345,18 @@ impl Table {
                 let mut total = Wdl::default();
                 for (j, r) in self.table[i].iter().enumerate() {
                     if j != i {
-                        total.add(*r);
+                        total.merge(*r);
                     }
                 }
                 let below = (i > 0).then(|| {
-                    let mut v = self.table[i][i - 1].json();
+                    let mut v = wdl_json(&self.table[i][i - 1]);
                     v["rung"] = json!(self.rungs[i - 1]);
                     v
                 });
                 json!({
                     "name": name,
                     "idea": registry::ENGINES.iter().find(|e| e.name == *name).map(|e| e.idea),
-                    "field": total.json(),
+                    "field": wdl_json(&total),
                     "below": below,
                 })
             })
@@ -438,7 +368,7 @@ impl Table {
                         if i == j {
                             Value::Null
                         } else {
-                            self.table[i][j].json()
+                            wdl_json(&self.table[i][j])
                         }
                     })
                     .collect()
@@ -454,7 +384,7 @@ pub fn reference() -> Value {
         "source": "README, \"What each technique buys (measured)\"",
         "settings": REFERENCE_SETTINGS,
         "rows": REFERENCE.iter().map(|&(rung, below, wins, draws, losses)| {
-            let mut v = Wdl { wins, draws, losses }.json();
+            let mut v = wdl_json(&Wdl { wins, draws, losses });
             v["rung"] = json!(rung);
             v["below"] = json!(below);
             v
@@ -464,7 +394,7 @@ pub fn reference() -> Value {
 
 /// The limits one rung plays with.
 fn limits_for(name: &str, plan: &Plan, stop: &Arc<std::sync::atomic::AtomicBool>) -> Limits {
-    let mut l = if api::fixed_depth(name) {
+    let mut l = if fixed_depth(name) {
         Limits::depth(plan.depth)
     } else {
         Limits {
@@ -482,13 +412,13 @@ fn limit_text(name: &str, plan: &Plan) -> String {
     match name {
         "random" | "book" => "no search".into(),
         "greedy" | "greedy-incremental" => "one ply".into(),
-        _ if api::fixed_depth(name) => format!("depth {}", plan.depth),
+        _ if fixed_depth(name) => format!("depth {}", plan.depth),
         _ => format!("{} nodes", plan.nodes),
     }
 }
 
 /// Plays the tournament, sending `start`, then `game` after each game (with the standings).
-pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
+pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> ApiResult {
     let started = Instant::now();
     let jobs = schedule(plan);
     let mut table = Table::new(&plan.rungs);
@@ -509,13 +439,10 @@ pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
         }),
     );
     let stop = emitter.stop.clone();
+    let halt = || emitter.halt(started, MAX_TIME, "the tournament's time limit");
     for job in &jobs {
-        if emitter.stopped() {
-            stopped = Some("the client went away");
-            break;
-        }
-        if started.elapsed() > MAX_TIME {
-            stopped = Some("the tournament's time limit");
+        stopped = halt();
+        if stopped.is_some() {
             break;
         }
         let game_started = Instant::now();
@@ -544,19 +471,15 @@ pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
             book + plan.max_plies as usize,
             |_, _| {
                 // A game in progress ends with the tournament (and is not counted).
-                if emitter.stopped() || started.elapsed() > MAX_TIME {
+                if halt().is_some() {
                     Err(crate::error::Error::Invalid("stopped".into()))
                 } else {
                     Ok(())
                 }
             },
         );
-        if emitter.stopped() {
-            stopped = Some("the client went away");
-            break;
-        }
-        if started.elapsed() > MAX_TIME {
-            stopped = Some("the tournament's time limit");
+        stopped = halt();
+        if stopped.is_some() {
             break;
         }
         let (outcome, termination, reason) = match played {
@@ -641,12 +564,8 @@ pub fn run(makers: &Makers, plan: &Plan, emitter: &Emitter) -> api::ApiResult {
     }))
 }
 
-pub(super) async fn handler(
-    State(lab): State<Arc<Lab>>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
-    let plan = match api::parse_body::<TournamentRequest>(&body).and_then(|r| r.check()) {
+pub async fn handler(State(lab): State<Arc<Lab>>, headers: HeaderMap, body: Bytes) -> Response {
+    let plan = match parse_body::<TournamentRequest>(&body).and_then(|r| r.check()) {
         Ok(p) => p,
         Err(e) => return error_response(&e),
     };
@@ -657,7 +576,7 @@ pub(super) async fn handler(
     .await
 }
 
-pub(super) async fn reference_handler() -> Response {
+pub async fn reference_handler() -> Response {
     axum::response::IntoResponse::into_response(axum::Json(reference()))
 }
 
@@ -665,11 +584,19 @@ pub(super) async fn reference_handler() -> Response {
 mod tests {
     use super::*;
 
+    fn wdl(wins: u32, draws: u32, losses: u32) -> Value {
+        wdl_json(&Wdl {
+            wins,
+            draws,
+            losses,
+        })
+    }
+
     #[test]
     fn elo_and_its_interval() {
-        assert_eq!(elo(0.5), Some(0.0));
-        assert!((elo(0.75).unwrap() - 190.849).abs() < 1e-3);
-        assert_eq!(elo(1.0), None);
+        assert_eq!(finite_elo(0.5), Some(0.0));
+        assert!((finite_elo(0.75).unwrap() - 190.849).abs() < 1e-3);
+        assert_eq!(finite_elo(1.0), None);
         // Wilson's interval for 8 of 10: 0.490 to 0.943.
         let (lo, hi) = wilson(0.8, 10);
         assert!(
@@ -677,28 +604,13 @@ mod tests {
             "{lo} {hi}"
         );
         // A pairing won every time: a lower bound, no Elo.
-        let all = Wdl {
-            wins: 20,
-            draws: 0,
-            losses: 0,
-        }
-        .json();
+        let all = wdl(20, 0, 0);
         assert!(all["elo"].is_null() && all["high"].is_null());
         assert!(all["low"].as_f64().unwrap() > 200.0);
         assert!(all["text"].as_str().unwrap().starts_with("> +"));
-        let lost = Wdl {
-            wins: 0,
-            draws: 0,
-            losses: 4,
-        }
-        .json();
+        let lost = wdl(0, 0, 4);
         assert!(lost["text"].as_str().unwrap().starts_with("< -"), "{lost}");
-        let even = Wdl {
-            wins: 6,
-            draws: 8,
-            losses: 6,
-        }
-        .json();
+        let even = wdl(6, 8, 6);
         assert_eq!(even["elo"], 0.0);
         assert!(even["low"].as_f64().unwrap() < -100.0);
     }

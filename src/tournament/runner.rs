@@ -12,6 +12,7 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::player::{self, Clocks, Fault, Limit, Player, PlayerSpec};
 use crate::core::Game;
+use crate::core::stats::{colours, round_robin};
 use crate::driver::{Header, Outcome, pgn_record_with_notes, rules_end};
 use crate::tb::Syzygy;
 
@@ -136,23 +137,16 @@ impl Ending {
 /// Every game of the tournament, in the order they are handed out.
 pub fn schedule(cfg: &Config) -> Vec<Job> {
     let n = cfg.players.len();
-    let mut pairs = Vec::new();
-    match cfg.schedule {
-        Schedule::Gauntlet => pairs.extend((1..n).map(|j| (0, j))),
-        Schedule::RoundRobin => {
-            for i in 0..n {
-                for j in i + 1..n {
-                    pairs.push((i, j));
-                }
-            }
-        }
-    }
+    let pairs: Vec<(usize, usize)> = match cfg.schedule {
+        Schedule::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+        Schedule::RoundRobin => round_robin(n),
+    };
     let mut jobs = Vec::new();
     let mut opening = 0;
     for round in 1..=cfg.rounds {
-        for &(a, b) in &pairs {
+        for &pair in &pairs {
             for g in 0..cfg.games {
-                let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                let (white, black) = colours(pair, g as usize);
                 jobs.push(Job {
                     number: jobs.len() + 1,
                     round,
@@ -182,7 +176,7 @@ pub fn schedule(cfg: &Config) -> Vec<Job> {
 ///
 /// use rookery::tournament::player::{Kind, Limit, PlayerSpec};
 /// use rookery::tournament::runner::{self, Adjudication, Config, Schedule};
-/// use rookery::tournament::stats::Wdl;
+/// use rookery::core::stats::Wdl;
 ///
 /// let player = |engine: &str, depth| PlayerSpec {
 ///     name: engine.to_string(),

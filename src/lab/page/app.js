@@ -28,6 +28,32 @@ async function api(path, body) {
   return data;
 }
 
+// Reads the stream at `url` (see `stream`) for `owner`, a view's state, whose `controller` stops
+// it while it runs. A failure is shown, a stop is not; returns true when the stream ran to its
+// end.
+async function follow(owner, url, onEvent, body) {
+  const controller = new AbortController();
+  owner.controller = controller;
+  try {
+    await stream(url, onEvent, controller.signal, body);
+    return true;
+  } catch (e) {
+    if (e.name !== "AbortError") showError(e.message);
+    return false;
+  } finally {
+    if (owner.controller === controller) owner.controller = null;
+  }
+}
+
+// An event handler for a long job's stream (a review, a tournament): `handlers[name](data)` for
+// each event it names, and an `error` event shown.
+function jobEvents(handlers) {
+  return (name, data) => {
+    if (name === "error") showError(data.error);
+    else if (handlers[name]) handlers[name](data);
+  };
+}
+
 // Reads a server-sent event stream with fetch (a GET, or a POST of `body` as JSON); calls
 // onEvent(name, data) for each event.
 async function stream(url, onEvent, signal, body) {
@@ -335,39 +361,27 @@ async function engineMove() {
   stopPlaySearch();
   const game = play.game;
   if (game.over) return;
-  const controller = new AbortController();
-  play.controller = controller;
   const engine = playEngine();
   const started = performance.now();
   let first = true;
   let done = null;
   $("play-info").textContent = `${engine} is thinking...`;
   stats.searches += 1;
-  try {
-    await stream(
-      searchUrl(game, engine, engineLimits("play")),
-      (name, data) => {
-        if (name === "info" || name === "done") {
-          if (first && name === "info") {
-            stats.firstInfoMs = performance.now() - started;
-            if (stats.moveClickedAt) stats.moveToInfoMs = performance.now() - stats.moveClickedAt;
-            first = false;
-          }
-          $("play-info").textContent =
-            `${engine}: depth ${data.depth}  score ${fmtScore(data.score, data.mate)}  nodes ${num(data.nodes)}  nps ${num(data.nps)}  ` +
-            `time ${data.time_ms} ms  pv ${data.pv_san.join(" ")}`;
-          play.board.setArrows(data.pv);
-        }
-        if (name === "done") done = data;
-      },
-      controller.signal
-    );
-  } catch (e) {
-    if (e.name !== "AbortError") showError(e.message);
-    return;
-  } finally {
-    if (play.controller === controller) play.controller = null;
-  }
+  const ended = await follow(play, searchUrl(game, engine, engineLimits("play")), (name, data) => {
+    if (name === "info" || name === "done") {
+      if (first && name === "info") {
+        stats.firstInfoMs = performance.now() - started;
+        if (stats.moveClickedAt) stats.moveToInfoMs = performance.now() - stats.moveClickedAt;
+        first = false;
+      }
+      $("play-info").textContent =
+        `${engine}: depth ${data.depth}  score ${fmtScore(data.score, data.mate)}  nodes ${num(data.nodes)}  nps ${num(data.nps)}  ` +
+        `time ${data.time_ms} ms  pv ${data.pv_san.join(" ")}`;
+      play.board.setArrows(data.pv);
+    }
+    if (name === "done") done = data;
+  });
+  if (!ended) return;
   if (!done || !done.best || play.game !== game) return;
   const next = await api("/api/play", { fen: game.start_fen, moves: game.moves, move: done.best });
   play.engineMovedLast.push(true);
@@ -504,23 +518,13 @@ async function runWatch() {
   watch.board.set(game);
   while (watch.running && !game.over) {
     const engine = game.turn === "white" ? $("watch-white").value : $("watch-black").value;
-    const controller = new AbortController();
-    watch.controller = controller;
     let done = null;
-    try {
-      await stream(
-        searchUrl(game, engine, engineLimits("watch")),
-        (name, data) => {
-          $("watch-info").textContent = `${engine}: depth ${data.depth}  score ${fmtScore(data.score, data.mate)}  nodes ${num(data.nodes)}  pv ${data.pv_san.join(" ")}`;
-          watch.board.setArrows(data.pv);
-          if (name === "done") done = data;
-        },
-        controller.signal
-      );
-    } catch (e) {
-      if (e.name !== "AbortError") showError(e.message);
-      break;
-    }
+    const ended = await follow(watch, searchUrl(game, engine, engineLimits("watch")), (name, data) => {
+      $("watch-info").textContent = `${engine}: depth ${data.depth}  score ${fmtScore(data.score, data.mate)}  nodes ${num(data.nodes)}  pv ${data.pv_san.join(" ")}`;
+      watch.board.setArrows(data.pv);
+      if (name === "done") done = data;
+    });
+    if (!ended) break;
     if (!watch.running || !done || !done.best) break;
     const white = done.score === null ? null : game.turn === "white" ? done.score : -done.score;
     const mate = done.mate === null ? null : game.turn === "white" ? done.mate : -done.mate;

@@ -86,45 +86,32 @@ async function runReview() {
   $("review-export").disabled = true;
   $("review-status").textContent = "reviewing...";
   saveState();
-  const controller = new AbortController();
-  review.controller = controller;
   const started = performance.now();
-  try {
-    await stream(
-      "/api/review",
-      (name, data) => {
-        if (name === "start") {
-          review.start = data.start_fen;
-          review.san = data.san;
-          showReviewAt(0);
-        } else if (name === "move") {
-          addReviewMove(data);
-          $("review-status").textContent = `reviewing: ${data.ply} of ${review.san.length} moves`;
-          showReviewAt(data.ply);
-        } else if (name === "done") {
-          review.result = data;
-          const s = data.summary;
-          const side = (x) => `${x.inaccuracies} ?!, ${x.mistakes} ?, ${x.blunders} ??`;
-          $("review-status").textContent = `White: ${side(s.white)}; Black: ${side(s.black)} (${num(data.nodes)} nodes a position, ${(data.time_ms / 1000).toFixed(1)} s)` +
-            (data.stopped ? ` (stopped: ${data.stopped})` : "");
-          $("review-out").value = data.pgn;
-          $("review-export").disabled = false;
-          const first = review.rows.find((r) => r.judgement === "blunder") || review.rows.find((r) => r.judgement);
-          showReviewAt(first ? first.ply : review.rows.length);
-          stats.reviewMs = performance.now() - started;
-        } else if (name === "error") {
-          showError(data.error);
-        }
-      },
-      controller.signal,
-      body
-    );
-  } catch (e) {
-    if (e.name !== "AbortError") showError(e.message);
-    $("review-status").textContent = "";
-  } finally {
-    if (review.controller === controller) review.controller = null;
-  }
+  const events = jobEvents({
+    start: (data) => {
+      review.start = data.start_fen;
+      review.san = data.san;
+      showReviewAt(0);
+    },
+    move: (data) => {
+      addReviewMove(data);
+      $("review-status").textContent = `reviewing: ${data.ply} of ${review.san.length} moves`;
+      showReviewAt(data.ply);
+    },
+    done: (data) => {
+      review.result = data;
+      const s = data.summary;
+      const side = (x) => `${x.inaccuracies} ?!, ${x.mistakes} ?, ${x.blunders} ??`;
+      $("review-status").textContent = `White: ${side(s.white)}; Black: ${side(s.black)} (${num(data.nodes)} nodes a position, ${(data.time_ms / 1000).toFixed(1)} s)` +
+        (data.stopped ? ` (stopped: ${data.stopped})` : "");
+      $("review-out").value = data.pgn;
+      $("review-export").disabled = false;
+      const first = review.rows.find((r) => r.judgement === "blunder") || review.rows.find((r) => r.judgement);
+      showReviewAt(first ? first.ply : review.rows.length);
+      stats.reviewMs = performance.now() - started;
+    },
+  });
+  if (!(await follow(review, "/api/review", events, body))) $("review-status").textContent = "";
 }
 
 function stopReview() {

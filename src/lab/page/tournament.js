@@ -172,8 +172,6 @@ async function runTournament() {
   showError("");
   const body = tourRequest();
   saveState();
-  const controller = new AbortController();
-  tour.controller = controller;
   tour.pgn = "";
   tour.result = null;
   $("tour-pgn").disabled = true;
@@ -182,41 +180,31 @@ async function runTournament() {
   $("tour-status").textContent = "starting...";
   let limits = {};
   tour.started = performance.now();
-  try {
-    await stream(
-      "/api/tournament",
-      (name, data) => {
-        if (name === "start") {
-          limits = Object.fromEntries(data.rungs.map((r) => [r.name, r.limit]));
-          $("tour-status").textContent = `0 of ${data.games_total} games`;
-          renderStandings({ rungs: data.rungs.map((r, i) => ({ name: r.name, field: { games: 0, text: "-" }, below: i ? { rung: data.rungs[i - 1].name, games: 0, text: "-" } : null })), crosstable: data.rungs.map((_, i) => data.rungs.map((__, j) => (i === j ? null : { games: 0 }))) }, limits);
-        } else if (name === "game") {
-          tour.pgn += data.pgn;
-          addTourGame(data.game);
-          renderStandings(data.standings, limits);
-          $("tour-status").textContent = `${data.played} of ${data.games_total} games, ${data.games_per_second.toFixed(2)} games a second`;
-          stats.tournamentGames = data.played;
-        } else if (name === "done") {
-          tour.result = data;
-          renderStandings(data.standings, limits);
-          $("tour-status").textContent =
-            `${data.played} of ${data.games_total} games in ${(data.time_ms / 1000).toFixed(1)} s, ${data.games_per_second.toFixed(2)} games a second` +
-            (data.stopped ? ` (stopped: ${data.stopped})` : "");
-          stats.tournamentGamesPerSecond = data.games_per_second;
-          $("tour-pgn").disabled = false;
-          $("tour-json").disabled = false;
-        } else if (name === "error") {
-          showError(data.error);
-        }
-      },
-      controller.signal,
-      body
-    );
-  } catch (e) {
-    if (e.name !== "AbortError") showError(e.message);
-  } finally {
-    if (tour.controller === controller) tour.controller = null;
-  }
+  const events = jobEvents({
+    start: (data) => {
+      limits = Object.fromEntries(data.rungs.map((r) => [r.name, r.limit]));
+      $("tour-status").textContent = `0 of ${data.games_total} games`;
+      renderStandings({ rungs: data.rungs.map((r, i) => ({ name: r.name, field: { games: 0, text: "-" }, below: i ? { rung: data.rungs[i - 1].name, games: 0, text: "-" } : null })), crosstable: data.rungs.map((_, i) => data.rungs.map((__, j) => (i === j ? null : { games: 0 }))) }, limits);
+    },
+    game: (data) => {
+      tour.pgn += data.pgn;
+      addTourGame(data.game);
+      renderStandings(data.standings, limits);
+      $("tour-status").textContent = `${data.played} of ${data.games_total} games, ${data.games_per_second.toFixed(2)} games a second`;
+      stats.tournamentGames = data.played;
+    },
+    done: (data) => {
+      tour.result = data;
+      renderStandings(data.standings, limits);
+      $("tour-status").textContent =
+        `${data.played} of ${data.games_total} games in ${(data.time_ms / 1000).toFixed(1)} s, ${data.games_per_second.toFixed(2)} games a second` +
+        (data.stopped ? ` (stopped: ${data.stopped})` : "");
+      stats.tournamentGamesPerSecond = data.games_per_second;
+      $("tour-pgn").disabled = false;
+      $("tour-json").disabled = false;
+    },
+  });
+  await follow(tour, "/api/tournament", events, body);
 }
 
 function stopTournament() {

@@ -1,10 +1,15 @@
-//! Match statistics: Elo difference from a score, its 95% error bar, likelihood of superiority,
-//! and the sequential probability ratio test engine authors use to accept a change.
+//! Match statistics, the one copy every match runner uses (`rookery match`, `rookery ladder`,
+//! the Lab's tournament, Python): wins, draws and losses, the Elo difference a score means, its
+//! 95% error bar and the Wilson interval, likelihood of superiority, the sequential probability
+//! ratio test engine authors use to accept a change, and who plays whom in a round robin. It
+//! lives in `core` because it knows nothing of engines or games, only counts.
 //!
 //! Elo follows the logistic model: a score `p` means `-400 log10(1/p - 1)` Elo. The error bar
 //! comes from the per-game variance of the score (wins, draws and losses counted apart), so a
 //! drawish match gets the narrower bar it deserves. The SPRT uses the normal approximation of the
-//! generalized SPRT (M. Van den Bergh's formula, as fishtest and cutechess use it).
+//! generalized SPRT (M. Van den Bergh's formula, as fishtest and cutechess use it). The Wilson
+//! score interval bounds the score of a short match, and stays finite where the Elo does not (a
+//! pairing won every time has a lower bound, not a value).
 
 use serde::Serialize;
 
@@ -33,6 +38,13 @@ impl Wdl {
 
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
+    }
+
+    /// Adds another count (a player's results against each opponent summed).
+    pub fn merge(&mut self, other: Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
     }
 
     /// Points per game, 0..1 (0.5 with no games).
@@ -106,6 +118,40 @@ pub fn elo(p: f64) -> f64 {
         return f64::INFINITY;
     }
     -400.0 * (1.0 / p - 1.0).log10()
+}
+
+/// The 95% Wilson score interval of a score `p` over `n` games ((0, 1) with no games).
+pub fn wilson(p: f64, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = Z95;
+    let n = f64::from(n);
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    let d = 1.0 + z * z / n;
+    (
+        ((centre - spread) / d).max(0.0),
+        ((centre + spread) / d).min(1.0),
+    )
+}
+
+/// Every pairing of a round robin among `players`, each once, as (first, second) with
+/// `first < second`, in order.
+pub fn round_robin(players: usize) -> Vec<(usize, usize)> {
+    (0..players)
+        .flat_map(|i| (i + 1..players).map(move |j| (i, j)))
+        .collect()
+}
+
+/// (White, Black) in game `game` of a pairing: the first player has White in even games, so
+/// colours alternate and two games in a row share an opening fairly.
+pub fn colours((first, second): (usize, usize), game: usize) -> (usize, usize) {
+    if game.is_multiple_of(2) {
+        (first, second)
+    } else {
+        (second, first)
+    }
 }
 
 /// Expected score for an Elo difference.
@@ -236,6 +282,20 @@ mod tests {
         assert!(close(r.elo_error(), 30.532, 1e-3));
         assert!(close(elo(0.75), 190.849, 1e-3));
         assert!(close(expected_score(elo(0.3)), 0.3, 1e-12));
+    }
+
+    #[test]
+    fn wilson_interval_and_round_robin() {
+        // Wilson's interval for 8 of 10: 0.490 to 0.943.
+        let (lo, hi) = wilson(0.8, 10);
+        assert!(
+            close(lo, 0.4902, 1e-3) && close(hi, 0.9433, 1e-3),
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0.5, 0), (0.0, 1.0));
+        assert_eq!(round_robin(3), vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(colours((0, 2), 0), (0, 2));
+        assert_eq!(colours((0, 2), 3), (2, 0));
     }
 
     #[test]
