@@ -1,44 +1,12 @@
 //! The command line as a user runs it: the built binary, its output and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn rookery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .output()
-        .expect("run rookery")
-}
+use common::cli::{rookery, rookery_with_input, stderr, stdout};
 
-fn rookery_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run rookery");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookery-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A path in this file's own temporary folder, as an argument.
+fn temp(name: &str) -> String {
+    common::cli::temp("cli", name).to_str().unwrap().to_string()
 }
 
 const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
@@ -77,13 +45,8 @@ fn perft_counts_and_divides() {
     let o = rookery(&["perft", "3"]);
     assert!(o.status.success());
     assert_eq!(stdout(&o).lines().last(), Some("Nodes searched: 8902"));
-    let o = rookery(&[
-        "perft",
-        "2",
-        "--divide",
-        "--fen",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    ]);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = rookery(&["perft", "2", "--divide", "--fen", kiwipete]);
     let text = stdout(&o);
     assert!(text.contains("e1g1: "), "{text}");
     assert_eq!(text.lines().last(), Some("Nodes searched: 2039"));
@@ -106,7 +69,7 @@ fn perft_suite_passes_and_fails() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
     )
     .unwrap();
-    let o = rookery(&["perft", "--suite", wrong.to_str().unwrap()]);
+    let o = rookery(&["perft", "--suite", &wrong]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("FAIL #1"), "{}", stdout(&o));
     assert!(stdout(&o).contains("D2 expected 401, got 400"));
@@ -114,17 +77,18 @@ fn perft_suite_passes_and_fails() {
 
 #[test]
 fn bad_input_is_one_clear_line_and_exit_2() {
+    // A hash table no machine has: refused before it is allocated.
+    let huge_hash: &[&str] = &[
+        "epd",
+        "tests/data/mate-in-1.epd",
+        "--depth",
+        "1",
+        "--hash",
+        "1000000000",
+    ];
     let cases: [&[&str]; 12] = [
         &["analyse", "--fen", "not a fen"],
-        // A hash table no machine has: refused before it is allocated.
-        &[
-            "epd",
-            "tests/data/mate-in-1.epd",
-            "--depth",
-            "1",
-            "--hash",
-            "1000000000",
-        ],
+        huge_hash,
         &["perft", "13"],
         &["bench", "31"],
         &["analyse", "--engine", "deep-blue"],
@@ -153,14 +117,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         assert!(err.starts_with("error: "), "{err}");
         assert!(!err.contains("panicked"));
     }
-    let o = rookery(&[
-        "epd",
-        "tests/data/mate-in-1.epd",
-        "--depth",
-        "1",
-        "--hash",
-        "1000000000",
-    ]);
+    let o = rookery(huge_hash);
     assert!(
         stderr(&o).contains("a hash table of 1000000000 MB does not fit"),
         "{}",
@@ -168,7 +125,7 @@ fn bad_input_is_one_clear_line_and_exit_2() {
     );
     let corrupt = temp("corrupt.bin");
     std::fs::write(&corrupt, [1u8; 20]).unwrap();
-    let o = rookery(&["book", "probe", "--book", corrupt.to_str().unwrap()]);
+    let o = rookery(&["book", "probe", "--book", &corrupt]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad opening book"), "{}", stderr(&o));
     assert_eq!(
@@ -181,13 +138,8 @@ fn bad_input_is_one_clear_line_and_exit_2() {
 
 #[test]
 fn analyse_scores_every_move() {
-    let o = rookery(&[
-        "analyse",
-        "--engine",
-        "greedy",
-        "--fen",
-        "Kn2rn1k/1p2P3/8/8/8/8/8/8 w - - 0 1",
-    ]);
+    let promotion = "Kn2rn1k/1p2P3/8/8/8/8/8/8 w - - 0 1";
+    let o = rookery(&["analyse", "--engine", "greedy", "--fen", promotion]);
     let text = stdout(&o);
     assert!(text.contains("exf8=Q+     +0.00"), "{text}");
     assert!(text.contains("Ka7        -11.00"), "{text}");
@@ -228,7 +180,7 @@ fn tree_counts_and_draws() {
         "--fen",
         MIDDLEGAME,
         "--dot",
-        dot.to_str().unwrap(),
+        &dot,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let drawing = std::fs::read_to_string(&dot).unwrap();
@@ -237,15 +189,7 @@ fn tree_counts_and_draws() {
     assert!(drawing.contains("Nf3") || drawing.contains("a3"));
     // Too large to draw: refused, with the size and a depth that fits.
     let o = rookery(&[
-        "tree",
-        "--engine",
-        "minimax",
-        "--depth",
-        "3",
-        "--fen",
-        MIDDLEGAME,
-        "--dot",
-        dot.to_str().unwrap(),
+        "tree", "--engine", "minimax", "--depth", "3", "--fen", MIDDLEGAME, "--dot", &dot,
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
@@ -269,7 +213,7 @@ fn engine_game_replays_with_its_seed() {
         "--max-plies",
         "60",
         "--pgn",
-        pgn.to_str().unwrap(),
+        &pgn,
     ];
     let first = rookery(&args);
     assert!(first.status.success(), "{}", stderr(&first));
@@ -298,19 +242,8 @@ fn engine_game_from_a_position_records_it() {
     let pgn = temp("fen.pgn");
     let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
     let o = rookery(&[
-        "game",
-        "--white",
-        "minimax",
-        "--black",
-        "minimax",
-        "--depth",
-        "2",
-        "--fen",
-        fen,
-        "--pgn",
-        pgn.to_str().unwrap(),
-        "--show",
-        "--ascii",
+        "game", "--white", "minimax", "--black", "minimax", "--depth", "2", "--fen", fen, "--pgn",
+        &pgn, "--show", "--ascii",
     ]);
     let text = stdout(&o);
     assert!(text.contains("Result: 1-0 (White mates)"), "{text}");
@@ -364,7 +297,7 @@ fn play_to_mate_writes_pgn() {
             "--fen",
             "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
             "--pgn",
-            pgn.to_str().unwrap(),
+            &pgn,
         ],
         "Rd8#\n",
     );
@@ -408,15 +341,15 @@ fn book_build_and_probe() {
         "book",
         "build",
         "--pgn",
-        pgn.to_str().unwrap(),
+        &pgn,
         "--out",
-        book.to_str().unwrap(),
+        &book,
         "--min-games",
         "1",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("3 games read"), "{}", stdout(&o));
-    let o = rookery(&["book", "probe", "--book", book.to_str().unwrap()]);
+    let o = rookery(&["book", "probe", "--book", &book]);
     let text = stdout(&o);
     assert!(text.contains("e4       e2e4        15"), "{text}");
     assert!(
@@ -432,7 +365,7 @@ fn book_build_and_probe() {
 fn datagen_appends_the_next_games_and_names_a_bad_line() {
     let out = temp("datagen.epd");
     let _ = std::fs::remove_file(&out);
-    let path = out.to_str().unwrap();
+    let path = out.as_str();
     let args = [
         "datagen", "--out", path, "--games", "2", "--nodes", "300", "--seed", "9", "--hash", "1",
     ];
@@ -456,15 +389,7 @@ fn datagen_appends_the_next_games_and_names_a_bad_line() {
     assert!(both.starts_with(&first) && both.contains("g3\";"));
     // The tuner reads it and writes Rust source.
     let tuned = temp("tuned.rs");
-    let o = rookery(&[
-        "tune",
-        "--data",
-        path,
-        "--epochs",
-        "3",
-        "--out",
-        tuned.to_str().unwrap(),
-    ]);
+    let o = rookery(&["tune", "--data", path, "--epochs", "3", "--out", &tuned]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("loss"));
     let source = std::fs::read_to_string(&tuned).unwrap();

@@ -6,8 +6,9 @@
 //! the manifests, the built binary), so files added later are checked too. The forbidden words
 //! are assembled from pieces below, so this file does not trip its own check.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -302,23 +303,11 @@ fn changelog_version() -> Option<String> {
         .map(str::to_string)
 }
 
-fn rookery_with_input(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run rookery");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+/// What `rookery ARGS` writes with `input` on its standard input; it must succeed.
+fn stdout_of(args: &[&str], input: &str) -> String {
+    let out = common::cli::rookery_with_input(args, input);
     assert!(out.status.success(), "rookery {args:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    common::cli::stdout(&out)
 }
 
 #[test]
@@ -357,14 +346,14 @@ fn one_version_everywhere() {
         changelog_version().expect("a released version in CHANGELOG.md"),
     ));
 
-    let uci = rookery_with_input(&["uci"], "uci\nquit\n");
+    let uci = stdout_of(&["uci"], "uci\nquit\n");
     let id = uci
         .lines()
         .find_map(|l| l.strip_prefix("id name "))
         .expect("id name");
     let uci_version = id.strip_prefix("Rookery ").unwrap_or(id).to_string();
     versions.push(("UCI id name", uci_version));
-    let cli = rookery_with_input(&["--version"], "");
+    let cli = stdout_of(&["--version"], "");
     versions.push((
         "rookery --version",
         cli.trim()

@@ -23,7 +23,7 @@ fn server() -> SocketAddr {
 
 /// One request on its own connection: (status, headers, body).
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
-    let r = common::request(
+    let r = common::http::request(
         addr,
         method,
         path,
@@ -281,18 +281,10 @@ fn ladder_and_evaluation() {
     assert!(error_of(&v).contains("invalid FEN"));
 }
 
-/// Opens a search stream and reads its headers, leaving the connection open.
+/// Opens a search stream and reads its status line, leaving the connection open.
 fn open_stream(addr: SocketAddr, movetime: u64) -> TcpStream {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "GET /api/search?engine=rookery&movetime={movetime} HTTP/1.1\r\nHost: lab\r\n\r\n"
-    )
-    .unwrap();
-    let mut buf = [0u8; 64];
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let n = s.read(&mut buf).unwrap();
-    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let (s, status) = common::http::open_search(addr, movetime);
+    assert_eq!(status, 200);
     s
 }
 

@@ -23,7 +23,7 @@ use rookery::lab::api::Makers;
 use rookery::lab::{MAX_BODY, MAX_SEARCHES, ServerLimits, paths, start_with};
 use serde_json::Value;
 
-use common::Reply;
+use common::http::Reply;
 
 const CLIENTS: usize = 20;
 const PER_CLIENT: usize = 10;
@@ -54,7 +54,7 @@ fn request(
     let headers = content_type
         .map(|t| format!("Content-Type: {t}\r\n"))
         .unwrap_or_default();
-    common::request(
+    common::http::request(
         addr,
         method,
         target,
@@ -129,22 +129,12 @@ fn searches_end(addr: SocketAddr) -> Duration {
     start.elapsed()
 }
 
-/// A search stream: the connection, once its `200` head arrived; `None` on a 503.
+/// A search stream: the connection, once its `200` status line arrived; `None` on a 503.
 fn open_stream(addr: SocketAddr, movetime: u64) -> Option<TcpStream> {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        s,
-        "GET /api/search?engine=rookery&movetime={movetime} HTTP/1.1\r\nHost: lab\r\n\r\n"
-    )
-    .unwrap();
-    let mut buf = [0u8; 12];
-    s.read_exact(&mut buf).expect("a stream's head");
-    let head = String::from_utf8_lossy(&buf).into_owned();
-    match &head[9..12] {
-        "200" => Some(s),
-        "503" => None,
-        other => panic!("a stream answered {other}"),
+    match common::http::open_search(addr, movetime) {
+        (s, 200) => Some(s),
+        (_, 503) => None,
+        (_, other) => panic!("a stream answered {other}"),
     }
 }
 

@@ -6,7 +6,6 @@
 
 mod common;
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -32,7 +31,7 @@ fn http(
     body: &str,
 ) -> (u16, String, String) {
     let headers = format!("Content-Type: application/json\r\n{extra}");
-    let r = common::request(
+    let r = common::http::request(
         addr,
         method,
         path,
@@ -398,19 +397,11 @@ fn a_tournament_streams_its_games_and_its_crosstable() {
     );
 }
 
-/// Opens an event-stream request and reads its headers, leaving the connection open.
+/// Opens an event-stream request and reads its status line, leaving the connection open.
 fn open(addr: SocketAddr, method: &str, path: &str, body: &str) -> TcpStream {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: lab\r\nAccept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut buf = [0u8; 64];
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let n = s.read(&mut buf).unwrap();
-    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let headers = "Accept: text/event-stream\r\nContent-Type: application/json\r\n";
+    let (s, status) = common::http::open(addr, method, path, headers, body);
+    assert_eq!(status, 200);
     s
 }
 

@@ -1,34 +1,28 @@
 //! `rookery match` end to end: ladder engines, external engines over UCI and xboard (the test-only
 //! `rookery fake-engine`, scripted to crash, hang, play illegal moves or lose on time), SPRT.
 
-use std::process::Command;
+mod common;
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rookery");
+use common::cli::{BIN, rookery, stderr, stdout};
 
-/// Runs `rookery match` with `args` plus a JSON summary; returns (stdout, summary).
-fn run_match(args: &[&str]) -> (String, Value) {
+/// Runs `rookery match` with the words of `line`, then `extra`, plus a JSON summary; returns
+/// (stdout, summary).
+fn run_match(line: &str, extra: &[&str]) -> (String, Value) {
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend_from_slice(extra);
     let json = std::env::temp_dir().join(format!(
         "rookery-match-{}-{}.json",
         std::process::id(),
         args.join("_").len() + args.len() * 1000 + args.first().map_or(0, |a| a.len())
     ));
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(args)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    std::fs::remove_file(&json).ok();
+    let json = json.to_str().unwrap();
+    let out = rookery(&[&["match"], &args[..], &["--json", json]].concat());
+    let stdout = stdout(&out);
+    assert!(out.status.success(), "{stdout}\n{}", stderr(&out));
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    std::fs::remove_file(json).ok();
     (stdout, summary)
 }
 
@@ -54,47 +48,29 @@ fn standing<'a>(s: &'a Value, name: &str) -> &'a Value {
         .unwrap()
 }
 
+/// A match of the scripted engine (first) against greedy at depth 1, two games.
 fn match_with_fake(proto: &str, mode: &str, limit: &str, extra: &[&str]) -> Value {
+    let greedy = "--engine name=greedy engine=greedy depth=1 --games 2";
     let mut args: Vec<String> = fake(proto, mode, limit);
     args.extend(
-        [
-            "--engine",
-            "name=greedy",
-            "engine=greedy",
-            "depth=1",
-            "--games",
-            "2",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
+        greedy
+            .split_whitespace()
+            .chain(extra.iter().copied())
+            .map(String::from),
     );
-    args.extend(extra.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    run_match(&refs).1
+    run_match("", &refs).1
 }
 
 #[test]
 fn two_ladder_engines_play_a_match_with_pgn_and_summary() {
     let pgn = std::env::temp_dir().join(format!("rookery-match-{}.pgn", std::process::id()));
     std::fs::remove_file(&pgn).ok();
-    let (stdout, s) = run_match(&[
-        "--engine",
-        "name=ab2",
-        "engine=alphabeta",
-        "depth=2",
-        "--engine",
-        "name=random",
-        "engine=random",
-        "depth=1",
-        "--games",
-        "4",
-        "--openings",
-        "tests/data/openings.epd",
-        "--maxmoves",
-        "80",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let (stdout, s) = run_match(
+        "--engine name=ab2 engine=alphabeta depth=2 --engine name=random engine=random depth=1 \
+         --games 4 --openings tests/data/openings.epd --maxmoves 80 --pgn",
+        &[pgn.to_str().unwrap()],
+    );
     assert_eq!(s["games"], 4);
     let pair = &s["pairs"][0];
     let r = &pair["result"];
@@ -163,46 +139,42 @@ fn an_external_xboard_engine_plays_legal_games() {
     assert_eq!(f["illegal_moves"], 0);
 }
 
+/// Two games of the scripted engine in `mode` over `proto`, both lost, each by one `fault` (a
+/// counter of its standing); the standing.
+fn lost_by(proto: &str, mode: &str, limit: &str, extra: &[&str], fault: &str) -> Value {
+    let s = match_with_fake(proto, mode, limit, extra);
+    let f = standing(&s, &format!("fake-{mode}")).clone();
+    assert_eq!(f[fault], 2, "{proto}: {fault} in two games");
+    assert_eq!(f["result"]["losses"], 2, "{proto}");
+    f
+}
+
+/// `lost_by` over UCI, then over xboard: the standings, with their protocol.
+fn lost_over_both(mode: &str, limit: &str, fault: &str) -> [(&'static str, Value); 2] {
+    ["uci", "xboard"].map(|proto| (proto, lost_by(proto, mode, limit, &[], fault)))
+}
+
 #[test]
 fn crashes_are_losses_and_the_engine_is_restarted() {
-    for proto in ["uci", "xboard"] {
-        let s = match_with_fake(proto, "crash", "st=0.1", &[]);
-        let f = standing(&s, "fake-crash");
-        assert_eq!(
-            f["crashes"], 2,
-            "{proto}: one crash a game, restarted in between"
-        );
-        assert_eq!(f["result"]["losses"], 2);
-    }
+    // One crash a game: the engine is restarted in between.
+    lost_over_both("crash", "st=0.1", "crashes");
 }
 
 #[test]
 fn a_hung_engine_is_killed_and_loses() {
-    let s = match_with_fake("uci", "hang", "st=0.1", &["--timeout", "1"]);
-    let f = standing(&s, "fake-hang");
-    assert_eq!(f["hangs"], 2);
-    assert_eq!(f["result"]["losses"], 2);
+    lost_by("uci", "hang", "st=0.1", &["--timeout", "1"], "hangs");
     let s = match_with_fake("xboard", "hang", "st=0.1", &["--timeout", "1"]);
     assert_eq!(standing(&s, "fake-hang")["hangs"], 2);
 }
 
 #[test]
 fn illegal_moves_lose() {
-    for proto in ["uci", "xboard"] {
-        let s = match_with_fake(proto, "illegal", "st=0.1", &[]);
-        let f = standing(&s, "fake-illegal");
-        assert_eq!(f["illegal_moves"], 2, "{proto}");
-        assert_eq!(f["result"]["losses"], 2);
-    }
+    lost_over_both("illegal", "st=0.1", "illegal_moves");
 }
 
 #[test]
 fn a_flag_fall_is_a_time_forfeit() {
-    for proto in ["uci", "xboard"] {
-        let s = match_with_fake(proto, "flag", "tc=0.3+0", &[]);
-        let f = standing(&s, "fake-flag");
-        assert_eq!(f["time_forfeits"], 2, "{proto}");
-        assert_eq!(f["result"]["losses"], 2);
+    for (proto, f) in lost_over_both("flag", "tc=0.3+0", "time_forfeits") {
         // A player that never moved before its flag fell has no time left to report.
         assert!(f["least_time_left_ms"].is_null(), "{proto}: {f}");
     }
@@ -210,25 +182,11 @@ fn a_flag_fall_is_a_time_forfeit() {
 
 #[test]
 fn sprt_stops_once_it_decides() {
-    let (stdout, s) = run_match(&[
-        "--engine",
-        "name=ab",
-        "engine=alphabeta",
-        "depth=2",
-        "--engine",
-        "name=random",
-        "engine=random",
-        "depth=1",
-        "--games",
-        "2",
-        "--rounds",
-        "100",
-        "--maxmoves",
-        "60",
-        "--sprt",
-        "elo0=0",
-        "elo1=300",
-    ]);
+    let (stdout, s) = run_match(
+        "--engine name=ab engine=alphabeta depth=2 --engine name=random engine=random depth=1 \
+         --games 2 --rounds 100 --maxmoves 60 --sprt elo0=0 elo1=300",
+        &[],
+    );
     let games = s["games"].as_u64().unwrap();
     assert!(games < 200, "stopped early: {games}");
     assert_eq!(s["sprt"]["state"], "H1", "{stdout}");
@@ -237,66 +195,28 @@ fn sprt_stops_once_it_decides() {
 
 #[test]
 fn bad_match_settings_are_one_clear_error() {
-    for args in [
-        vec!["--engine", "engine=alphabeta", "depth=2"],
-        vec![
-            "--engine",
-            "engine=alphabeta",
-            "--engine",
-            "engine=random",
-            "depth=1",
-        ],
-        vec![
-            "--engine",
-            "engine=nosuch",
-            "depth=1",
-            "--engine",
-            "engine=random",
-            "depth=1",
-        ],
-        vec![
-            "--engine",
-            "engine=random",
-            "depth=1",
-            "--engine",
-            "engine=random",
-            "tc=abc",
-        ],
-        vec![
-            "--engine",
-            "engine=random",
-            "depth=1",
-            "--engine",
-            "engine=random",
-            "depth=1",
-            "--sprt",
-            "elo0=5",
-        ],
+    for settings in [
+        "--engine engine=alphabeta depth=2",
+        "--engine engine=alphabeta --engine engine=random depth=1",
+        "--engine engine=nosuch depth=1 --engine engine=random depth=1",
+        "--engine engine=random depth=1 --engine engine=random tc=abc",
+        "--engine engine=random depth=1 --engine engine=random depth=1 --sprt elo0=5",
     ] {
-        let out = Command::new(BIN).arg("match").args(&args).output().unwrap();
+        let args: Vec<&str> = ["match"].into_iter().chain(settings.split(' ')).collect();
+        let out = rookery(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr(&out);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
 
 #[test]
 fn three_engines_get_standings_and_a_crosstable() {
-    let (stdout, s) = run_match(&[
-        "--engine",
-        "engine=random",
-        "depth=1",
-        "--engine",
-        "engine=greedy",
-        "depth=1",
-        "--engine",
-        "engine=alphabeta",
-        "depth=2",
-        "--games",
-        "2",
-        "--maxmoves",
-        "40",
-    ]);
+    let (stdout, s) = run_match(
+        "--engine engine=random depth=1 --engine engine=greedy depth=1 \
+         --engine engine=alphabeta depth=2 --games 2 --maxmoves 40",
+        &[],
+    );
     assert_eq!(s["games"], 6, "three pairings, two games each");
     assert_eq!(s["pairs"].as_array().unwrap().len(), 3);
     assert!(

@@ -1,48 +1,24 @@
 //! The learned evaluation as a user drives it: binary self-play data (`datagen --out DIR`), the
 //! data tools, `train`, and the net in the engine (`Evaluation`, `EvalFile`, `eval`, `--net`).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::io::Write;
+use std::path::Path;
+use std::process::Output;
+
+use common::cli::{rookery, text, uci_script as uci};
 use rookery::core::{Game, Limits};
 use rookery::engine::{Engine, Evaluation, Settings};
 use rookery::nnue::Network;
 use rookery::search::engine::Rookery;
 
-fn rookery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .output()
-        .expect("run rookery")
-}
-
-fn uci(input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
+/// A path in this file's own temporary folder, as an argument.
+fn temp(name: &str) -> String {
+    common::cli::temp("nnue", name)
+        .to_str()
         .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookery-nnue-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+        .to_string()
 }
 
 fn datagen(dir: &str, games: &str) -> Output {
@@ -59,8 +35,8 @@ fn datagen_with(dir: &str, games: &str, more: &[&str]) -> Output {
 }
 
 /// The chunk files of a data directory, concatenated.
-fn chunk_bytes(dir: &std::path::Path) -> Vec<u8> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)
+fn chunk_bytes(dir: impl AsRef<Path>) -> Vec<u8> {
+    let mut names: Vec<_> = std::fs::read_dir(dir.as_ref())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "bin"))
@@ -77,35 +53,35 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     // Six games in one run, and three then three more in another directory: the same bytes.
     let whole = temp("whole");
     let parts = temp("parts");
-    let o = datagen(whole.to_str().unwrap(), "6");
+    let o = datagen(&whole, "6");
     assert!(o.status.success(), "{}", text(&o));
-    assert!(datagen(parts.to_str().unwrap(), "3").status.success());
-    let o = datagen(parts.to_str().unwrap(), "3");
+    assert!(datagen(&parts, "3").status.success());
+    let o = datagen(&parts, "3");
     assert!(text(&o).contains("going on from game 3"), "{}", text(&o));
     let bytes = chunk_bytes(&whole);
     assert!(bytes.len() >= 32 * 100, "{} bytes", bytes.len());
     assert_eq!(bytes.len() % 32, 0);
     assert_eq!(bytes, chunk_bytes(&parts));
-    let manifest = std::fs::read_to_string(parts.join("manifest.json")).unwrap();
+    let manifest = std::fs::read_to_string(Path::new(&parts).join("manifest.json")).unwrap();
     assert!(
         manifest.contains("\"seed\": 4") && manifest.contains("datagen"),
         "{manifest}"
     );
     // A torn record at the end (a crash while writing) is cut and the game written again.
-    let chunk = parts.join("chunk-000000.bin");
+    let chunk = Path::new(&parts).join("chunk-000000.bin");
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .open(&chunk)
         .unwrap();
     f.write_all(&[1, 2, 3]).unwrap();
     drop(f);
-    let o = datagen(parts.to_str().unwrap(), "1");
+    let o = datagen(&parts, "1");
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(std::fs::metadata(&chunk).unwrap().len() % 32, 0);
     // The seed's games go on only as they were played: with the hand-crafted evaluation they
     // would be other games, so the run is refused and the data stays as it was.
     let before = chunk_bytes(&parts);
-    let o = datagen_with(parts.to_str().unwrap(), "1", &["--eval", "hce"]);
+    let o = datagen_with(&parts, "1", &["--eval", "hce"]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("seed 4") && text(&o).contains("eval hce"),
@@ -115,7 +91,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     assert_eq!(chunk_bytes(&parts), before);
 
     // The data tools.
-    let w = whole.to_str().unwrap();
+    let w = &whole;
     let o = rookery(&["data", "stats", w]);
     let stats = text(&o);
     assert!(
@@ -129,9 +105,9 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         "split",
         w,
         "--out",
-        train.to_str().unwrap(),
+        &train,
         "--val",
-        val.to_str().unwrap(),
+        &val,
         "--fraction",
         "0.1",
     ]);
@@ -141,46 +117,19 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     assert_eq!((n_train + n_val) as usize, bytes.len() / 32);
     assert!(n_val >= 1);
     let both = temp("both.bin");
-    let o = rookery(&[
-        "data",
-        "cat",
-        train.to_str().unwrap(),
-        val.to_str().unwrap(),
-        "--out",
-        both.to_str().unwrap(),
-    ]);
+    let o = rookery(&["data", "cat", &train, &val, "--out", &both]);
     assert!(o.status.success());
     let shuffled = temp("shuffled.bin");
     assert!(
-        rookery(&[
-            "data",
-            "shuffle",
-            both.to_str().unwrap(),
-            "--out",
-            shuffled.to_str().unwrap()
-        ])
-        .status
-        .success()
+        rookery(&["data", "shuffle", &both, "--out", &shuffled])
+            .status
+            .success()
     );
     let dedup = temp("dedup.bin");
-    let o = rookery(&[
-        "data",
-        "dedup",
-        shuffled.to_str().unwrap(),
-        "--out",
-        dedup.to_str().unwrap(),
-    ]);
+    let o = rookery(&["data", "dedup", &shuffled, "--out", &dedup]);
     assert!(text(&o).contains("positions kept"), "{}", text(&o));
     let halved = temp("halved.bin");
-    let o = rookery(&[
-        "data",
-        "rescale",
-        w,
-        "--out",
-        halved.to_str().unwrap(),
-        "--factor",
-        "0.5",
-    ]);
+    let o = rookery(&["data", "rescale", w, "--out", &halved, "--factor", "0.5"]);
     assert!(o.status.success(), "{}", text(&o));
     let halved_bytes = std::fs::read(&halved).unwrap();
     assert_eq!(halved_bytes.len(), bytes.len());
@@ -189,15 +138,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         let s = f64::from(score(&bytes, i)) * 0.5;
         assert!((f64::from(score(&halved_bytes, i)) - s).abs() <= 0.5, "{i}");
     }
-    let o = rookery(&[
-        "data",
-        "rescale",
-        w,
-        "--out",
-        halved.to_str().unwrap(),
-        "--factor",
-        "0",
-    ]);
+    let o = rookery(&["data", "rescale", w, "--out", &halved, "--factor", "0"]);
     assert!(
         !o.status.success() && text(&o).contains("above 0"),
         "{}",
@@ -206,13 +147,13 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     // A file that is not records is named.
     let junk = temp("junk.bin");
     std::fs::write(&junk, b"0123456789").unwrap();
-    let o = rookery(&["data", "stats", junk.to_str().unwrap()]);
+    let o = rookery(&["data", "stats", &junk]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("whole number"), "{}", text(&o));
 
     // Train a small net, then go on from its checkpoint for more epochs.
     let net = temp("small.nnue");
-    let n = net.to_str().unwrap();
+    let n = &net;
     let o = rookery(&[
         "train",
         "--data",
@@ -284,7 +225,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     let o = rookery(&["bench", "4", "--eval", "hce", "--net", n]);
     assert_eq!(o.status.code(), Some(2), "--net with --eval hce");
     assert!(text(&o).contains("--net needs --eval net"), "{}", text(&o));
-    let _ = std::fs::remove_dir_all(whole.parent().unwrap());
+    let _ = std::fs::remove_dir_all(Path::new(&whole).parent().unwrap());
 }
 
 #[test]
@@ -318,7 +259,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
         names.contains(&"chunk-000000.games".to_string()),
         "{names:?}"
     );
-    let made_bytes = chunk_bytes(std::path::Path::new(&made));
+    let made_bytes = chunk_bytes(&made);
     let stats = text(&rookery(&["data", "stats", &packed]));
     assert!(
         stats.contains(&format!("positions: {}", made_bytes.len() / 32)),
@@ -331,7 +272,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
     // Unpacked: the records and the manifest as the generator wrote them.
     let o = rookery(&["data", "unpack", &packed, "--out", &restored]);
     assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(chunk_bytes(std::path::Path::new(&restored)), made_bytes);
+    assert_eq!(chunk_bytes(&restored), made_bytes);
     assert_eq!(
         std::fs::read(root.join("restored/manifest.json")).unwrap(),
         std::fs::read(root.join("made/manifest.json")).unwrap()
@@ -364,10 +305,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
     let o = datagen(&restored, "4");
     assert!(text(&o).contains("going on from game 4"), "{}", text(&o));
     assert!(datagen(&eight, "8").status.success());
-    assert_eq!(
-        chunk_bytes(std::path::Path::new(&restored)),
-        chunk_bytes(std::path::Path::new(&eight))
-    );
+    assert_eq!(chunk_bytes(&restored), chunk_bytes(&eight));
     assert_eq!(
         std::fs::read(root.join("restored/chunk-000000.games")).unwrap(),
         std::fs::read(root.join("eight/chunk-000000.games")).unwrap()
@@ -418,7 +356,7 @@ fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
         "uci\nsetoption name Evaluation value net\nsetoption name EvalFile value {}\n\
          setoption name EvalFile value /no/such/file.nnue\nsetoption name Evaluation value neural\n\
          eval\nposition startpos\ngo depth 4\nisready\nquit\n",
-        cut.display()
+        cut
     ));
     assert!(
         out.contains("option name Evaluation type combo default net var net var hce"),
@@ -442,13 +380,13 @@ fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
     let o = rookery(&[
         "datagen",
         "--out",
-        temp("x").to_str().unwrap(),
+        &temp("x"),
         "--games",
         "1",
         "--eval",
         "net",
         "--net",
-        cut.to_str().unwrap(),
+        &cut,
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("cut short"), "{}", text(&o));

@@ -1,8 +1,9 @@
 //! Syzygy tablebases: every probe of python-chess's test suite, the CLI, and endgames the strong
 //! engine converts (or holds) with the tables.
 
-use std::process::Command;
+mod common;
 
+use common::cli::{rookery, stderr, stdout_utf8};
 use rookery::core::game::parse_fen;
 use rookery::core::{Game, Limits, Termination};
 use rookery::driver::play_out;
@@ -40,13 +41,10 @@ fn every_probe_of_the_suite_gives_the_expected_wdl_and_dtz() {
 
 #[test]
 fn tb_probe_lists_the_result_and_every_move_best_first() {
-    let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(["tb", "probe", "--fen", "8/4r3/8/K7/4R3/8/8/5k2 w - - 0 1"])
-        .args(["--syzygy", TABLES])
-        .output()
-        .unwrap();
+    let fen = "8/4r3/8/K7/4R3/8/8/5k2 w - - 0 1";
+    let out = rookery(&["tb", "probe", "--fen", fen, "--syzygy", TABLES]);
     assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout_utf8(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[..2], ["WDL: 2", "DTZ: 1"]);
     // The rook capture wins; of the other 17 moves those that keep the rook draw, the rest
@@ -64,22 +62,16 @@ fn tb_probe_lists_the_result_and_every_move_best_first() {
     );
 
     for args in [vec!["--syzygy", "/no/such/dir"], vec!["--syzygy", "src"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
-            .args(["tb", "probe", "--fen", "8/8/8/8/8/8/1K6/k1Q5 b - - 0 1"])
-            .args(&args)
-            .output()
-            .unwrap();
+        let fen = "8/8/8/8/8/8/1K6/k1Q5 b - - 0 1";
+        let out = rookery(&[&["tb", "probe", "--fen", fen], &args[..]].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+        assert_eq!(stderr(&out).lines().count(), 1);
     }
     // Too many pieces for the tables: one clear line, no panic.
-    let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(["tb", "probe", "--syzygy", TABLES, "--fen"])
-        .arg("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        .output()
-        .unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let out = rookery(&["tb", "probe", "--syzygy", TABLES, "--fen", start]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("32"));
+    assert!(stderr(&out).contains("32"));
 }
 
 fn engine(tables: bool) -> Rookery {

@@ -1,12 +1,11 @@
 //! The measuring tools besides `match`: the mate solver on the mate-in-N suites, and
 //! `rookery epd` on test suites.
 
-use std::process::Command;
+mod common;
 
+use common::cli::{BIN, rookery, stderr, stdout, stdout_utf8};
 use rookery::epd;
 use rookery::mate::Solver;
-
-const BIN: &str = env!("CARGO_BIN_EXE_rookery");
 
 #[test]
 fn the_mate_solver_solves_every_mate_in_one_to_three_and_finds_none_shorter() {
@@ -39,51 +38,34 @@ fn the_mate_solver_solves_every_mate_in_one_to_three_and_finds_none_shorter() {
 
 #[test]
 fn mate_command_prints_the_solution_and_says_when_there_is_none() {
-    let out = Command::new(BIN)
-        .args([
-            "mate",
-            "--fen",
-            "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1",
-            "--moves",
-            "3",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let fen = "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1";
+    let out = rookery(&["mate", "--fen", fen, "--moves", "3"]);
+    let text = stdout_utf8(&out);
     assert!(out.status.success());
     assert!(text.starts_with("Mate in 3: 1. Ne6 "), "{text}");
     assert!(text.contains("Positions searched: "));
-    let out = Command::new(BIN)
-        .args([
-            "mate",
-            "--fen",
-            "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1",
-            "--moves",
-            "2",
-        ])
-        .output()
-        .unwrap();
+    let out = rookery(&["mate", "--fen", fen, "--moves", "2"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("No mate in 2 or fewer moves"));
+    assert!(stdout(&out).starts_with("No mate in 2 or fewer moves"));
 }
 
 #[test]
 fn epd_command_scores_a_suite_and_writes_json() {
     let json = std::env::temp_dir().join(format!("rookery-epd-{}.json", std::process::id()));
-    let out = Command::new(BIN)
-        .args([
-            "epd",
-            "tests/data/mate-in-2.epd",
-            "--engine",
-            "alphabeta",
-            "--depth",
-            "3",
-        ])
-        .args(["--limit", "30", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let suite = "tests/data/mate-in-2.epd";
+    let out = rookery(&[
+        "epd",
+        suite,
+        "--engine",
+        "alphabeta",
+        "--depth",
+        "3",
+        "--limit",
+        "30",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let text = stdout_utf8(&out);
     assert!(out.status.success(), "{text}");
     // Depth 3 sees every mate in two; a key may differ only where a problem has two.
     let last = text.lines().last().unwrap();
@@ -112,29 +94,24 @@ fn epd_command_scores_a_suite_and_writes_json() {
     );
     std::fs::remove_file(&json).ok();
 
-    let out = Command::new(BIN)
-        .args(["epd", "no/such/file.epd"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(rookery(&["epd", "no/such/file.epd"]).status.code(), Some(2));
 }
 
 /// `rookery epd` with its engine, or with a program over UCI (here Rookery itself), writing JSON.
 fn epd_json(program: bool) -> (std::process::Output, serde_json::Value) {
     let json =
         std::env::temp_dir().join(format!("rookery-epd-{}-{program}.json", std::process::id()));
-    let mut cmd = Command::new(BIN);
-    cmd.args(["epd", "tests/data/mate-in-2.epd", "--nodes", "20000"])
-        .args(["--limit", "12", "--json"])
-        .arg(&json);
+    let json = json.to_str().unwrap();
+    let mut args = vec!["epd", "tests/data/mate-in-2.epd", "--nodes", "20000"];
+    args.extend(["--limit", "12", "--json", json]);
     if program {
-        cmd.args(["--cmd", BIN, "--option", "Hash=16"]);
+        args.extend(["--cmd", BIN, "--option", "Hash=16"]);
     }
-    let out = cmd.output().unwrap();
-    let value = std::fs::read_to_string(&json)
+    let out = rookery(&args);
+    let value = std::fs::read_to_string(json)
         .map(|t| serde_json::from_str(&t).unwrap())
         .unwrap_or_default();
-    std::fs::remove_file(&json).ok();
+    std::fs::remove_file(json).ok();
     (out, value)
 }
 
@@ -144,7 +121,7 @@ fn epd_command_tests_a_uci_program_as_it_tests_its_own_engine() {
     // the same moves, so a suite figure for another program is comparable with Rookery's.
     let (inside, a) = epd_json(false);
     let (outside, b) = epd_json(true);
-    let text = String::from_utf8_lossy(&outside.stdout).into_owned();
+    let text = stdout(&outside);
     assert!(
         inside.status.success() && outside.status.success(),
         "{text}"
@@ -175,12 +152,14 @@ fn epd_command_tests_a_uci_program_as_it_tests_its_own_engine() {
             "one limit",
         ),
     ] {
-        let out = Command::new(BIN)
-            .args(["epd", "tests/data/mate-in-2.epd", "--limit", "2"])
-            .args(args)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let out = rookery(
+            &[
+                &["epd", "tests/data/mate-in-2.epd", "--limit", "2"],
+                &args[..],
+            ]
+            .concat(),
+        );
+        let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains(says) && err.lines().count() == 1, "{err}");
     }
@@ -188,12 +167,18 @@ fn epd_command_tests_a_uci_program_as_it_tests_its_own_engine() {
 
 #[test]
 fn ladder_prints_one_row_per_rung_with_its_match_against_the_one_below() {
-    let out = Command::new(BIN)
-        .args(["ladder", "--games", "2", "--depth", "2", "--movetime", "20"])
-        .args(["--rungs", "random,greedy,alphabeta"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let out = rookery(&[
+        "ladder",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--movetime",
+        "20",
+        "--rungs",
+        "random,greedy,alphabeta",
+    ]);
+    let text = stdout_utf8(&out);
     assert!(out.status.success(), "{text}");
     let rows: Vec<&str> = text.lines().skip(1).take(3).collect();
     for (row, rung) in rows.iter().zip(["random", "greedy", "alphabeta"]) {
@@ -208,9 +193,8 @@ fn ladder_prints_one_row_per_rung_with_its_match_against_the_one_below() {
             .collect();
         assert_eq!(counts.iter().sum::<u32>(), 2, "{row}");
     }
-    let out = Command::new(BIN)
-        .args(["ladder", "--rungs", "nosuch"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        rookery(&["ladder", "--rungs", "nosuch"]).status.code(),
+        Some(2)
+    );
 }

@@ -1,157 +1,19 @@
 //! The UCI engine as GUIs drive it: the built binary over pipes. Every wait has a timeout, so a
 //! hang fails the test instead of blocking it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    /// `None` once closed (the engine reads the end of its input).
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-const WAIT: Duration = Duration::from_secs(60);
-
-/// A test that fails leaves no engine behind.
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Engine {
-    fn start() -> Engine {
-        Engine::start_limited(None)
-    }
-
-    /// The engine with its address space limited to `bytes` (as `prlimit --as` does), so an
-    /// allocation beyond it fails.
-    fn start_limited(bytes: Option<u64>) -> Engine {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rookery"));
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        #[cfg(unix)]
-        if let Some(bytes) = bytes {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: only setrlimit, which is async-signal-safe, runs between fork and exec.
-            unsafe {
-                cmd.pre_exec(move || {
-                    let lim = libc::rlimit {
-                        rlim_cur: bytes as libc::rlim_t,
-                        rlim_max: bytes as libc::rlim_t,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
-        let mut child = cmd.spawn().expect("start rookery");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin: Some(stdin),
-            lines,
-        }
-    }
-
-    fn send(&mut self, cmd: &str) {
-        let stdin = self.stdin.as_mut().expect("input still open");
-        writeln!(stdin, "{cmd}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first one that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + WAIT;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let stop = done(&line);
-                    seen.push(line);
-                    if stop {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no answer in time; got {seen:#?}"),
-            }
-        }
-    }
-
-    fn bestmove(&mut self) -> (Vec<String>, String) {
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let best = lines.last().unwrap().clone();
-        (lines, best)
-    }
-
-    /// Nothing more arrives within `d` (for checking that no second bestmove comes).
-    fn quiet_for(&mut self, d: Duration) -> Vec<String> {
-        let mut extra = Vec::new();
-        while let Ok(l) = self.lines.recv_timeout(d) {
-            extra.push(l);
-        }
-        extra
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(|l| l == "readyok");
-    }
-
-    /// Waits up to `limit` for the process to end; its exit status.
-    fn exits_within(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + limit;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return Some(status);
-            }
-            if Instant::now() >= deadline {
-                let _ = self.child.kill();
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "{status:?}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "quit did not end the engine");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
+use common::SEARCHERS;
+use common::uci::{Engine, assert_a_move, assert_within, some_line_has, some_line_starts};
 
 #[test]
 fn handshake_lists_every_option() {
     let mut e = Engine::start();
-    e.send("uci");
-    let lines = e.until(|l| l == "uciok");
-    assert!(lines.iter().any(|l| l.starts_with("id name Rookery ")));
-    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    let lines = e.ask("uci", |l| l == "uciok");
+    assert!(some_line_starts(&lines, "id name Rookery "));
+    assert!(some_line_starts(&lines, "id author "));
     // Every option of the one table, in its order, and nothing else.
     let options: Vec<&String> = lines
         .iter()
@@ -184,15 +46,13 @@ fn isready_during_infinite_and_one_bestmove_on_stop() {
     e.send("position startpos moves e2e4");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    e.send("isready");
-    let lines = e.until(|l| l == "readyok");
+    let lines = e.ready();
     assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
+        !some_line_starts(&lines, "bestmove"),
         "infinite never ends by itself"
     );
     std::thread::sleep(Duration::from_millis(200));
-    e.send("stop");
-    let (_, best) = e.bestmove();
+    let (_, best) = e.bestmove_after("stop");
     assert!(best.starts_with("bestmove "), "{best}");
     e.send("stop");
     assert!(
@@ -204,24 +64,23 @@ fn isready_during_infinite_and_one_bestmove_on_stop() {
     e.quit();
 }
 
+/// Searches `fen` with `go`: the engine must play `mv` and score it `mate`.
+fn assert_mates(e: &mut Engine, fen: &str, go: &str, mv: &str, mate: &str) {
+    let (lines, best) = e.search(&format!("position fen {fen}"), go);
+    assert!(some_line_has(&lines, &format!("score {mate}")), "{lines:?}");
+    assert_eq!(best.split_whitespace().nth(1), Some(mv), "{lines:?}");
+}
+
 #[test]
 fn mate_in_one_and_no_move_positions() {
     let mut e = Engine::start();
-    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
-    e.send("go depth 2");
-    let (lines, best) = e.bestmove();
-    assert_eq!(best.split_whitespace().nth(1), Some("d1d8"));
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 1")),
-        "{lines:?}"
-    );
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    assert_mates(&mut e, fen, "go depth 2", "d1d8", "mate 1");
     for fen in [
         "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
         "7k/8/6QK/8/8/8/8/8 b - - 0 1",
     ] {
-        e.send(&format!("position fen {fen}"));
-        e.send("go depth 3");
-        let (_, best) = e.bestmove();
+        let (_, best) = e.search(&format!("position fen {fen}"), "go depth 3");
         assert_eq!(best, "bestmove (none)", "{fen}");
     }
     e.quit();
@@ -232,24 +91,16 @@ fn go_mate_searches_until_the_mate_is_proven() {
     // The first position of tests/data/mate-in-3.epd: the mate (Nde6) is not found within 6 plies, the depth
     // `go mate 3` used to stop at; the search must go on until the mate in 3 is proven.
     let mut e = Engine::start();
-    e.send("position fen 8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1");
-    e.send("go mate 3");
-    let (lines, best) = e.bestmove();
-    assert!(
-        lines.iter().any(|l| l.contains("score mate 3")),
-        "{lines:?}"
-    );
-    assert_eq!(best.split_whitespace().nth(1), Some("d4e6"), "{lines:?}");
+    let fen = "8/8/8/8/1p1N4/1Bk1K3/3N4/b7 w - - 0 1";
+    assert_mates(&mut e, fen, "go mate 3", "d4e6", "mate 3");
     e.quit();
 }
 
 #[test]
 fn multipv_three_gives_three_lines() {
     let mut e = Engine::start();
-    e.send("setoption name MultiPV value 3");
-    e.send("position startpos");
-    e.send("go depth 5");
-    let (lines, _) = e.bestmove();
+    e.set("MultiPV", "3");
+    let (lines, _) = e.search("position startpos", "go depth 5");
     let depth5: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info depth 5 "))
@@ -284,16 +135,13 @@ fn garbage_and_illegal_input_leave_it_running() {
         "position lost",
         "\u{0}\u{7f}garbage",
     ] {
-        e.send(bad);
-        let lines = e.until(|l| l.starts_with("info string"));
+        let lines = e.said(bad);
         assert!(lines.last().unwrap().len() > "info string ".len(), "{bad}");
     }
     // The illegal move left the position after 1. e4: Black to move.
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Fen: "));
+    let lines = e.ask("d", |l| l.starts_with("Fen: "));
     assert!(lines.last().unwrap().contains(" b KQkq "), "{lines:?}");
-    e.send("go depth 3");
-    let (_, best) = e.bestmove();
+    let (_, best) = e.bestmove_after("go depth 3");
     assert!(best.starts_with("bestmove "));
     e.quit();
 }
@@ -304,9 +152,7 @@ fn go_nodes_repeats_exactly_after_ucinewgame() {
     let mut runs = Vec::new();
     for _ in 0..2 {
         e.send("ucinewgame");
-        e.send("position startpos moves d2d4 g8f6 c2c4");
-        e.send("go nodes 20000");
-        let (lines, best) = e.bestmove();
+        let (lines, best) = e.search("position startpos moves d2d4 g8f6 c2c4", "go nodes 20000");
         let infos: Vec<String> = lines
             .iter()
             .filter(|l| l.starts_with("info depth"))
@@ -343,8 +189,7 @@ fn commands_during_a_search_never_lose_a_bestmove() {
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    e.send("go depth 4");
-    let (_, first) = e.bestmove();
+    let (_, first) = e.bestmove_after("go depth 4");
     let (_, second) = e.bestmove();
     assert!(first.starts_with("bestmove ") && second.starts_with("bestmove "));
     // position during a search.
@@ -352,8 +197,7 @@ fn commands_during_a_search_never_lose_a_bestmove() {
     std::thread::sleep(Duration::from_millis(100));
     e.send("position startpos moves e2e4");
     e.bestmove();
-    e.send("go depth 3");
-    let (_, best) = e.bestmove();
+    let (_, best) = e.bestmove_after("go depth 3");
     let m = best.split_whitespace().nth(1).unwrap();
     assert!(
         m.starts_with(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'])
@@ -362,9 +206,8 @@ fn commands_during_a_search_never_lose_a_bestmove() {
     );
     // setoption during a search applies afterwards.
     e.send("go infinite");
-    e.send("setoption name Hash value 8");
-    e.send("isready");
-    e.until(|l| l == "readyok");
+    e.set("Hash", "8");
+    e.ready();
     e.send("stop");
     e.bestmove();
     // quit during a search ends the engine promptly.
@@ -376,18 +219,13 @@ fn commands_during_a_search_never_lose_a_bestmove() {
 #[test]
 fn ponder_then_ponderhit() {
     let mut e = Engine::start();
-    e.send("setoption name Ponder value true");
+    e.set("Ponder", "true");
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
     std::thread::sleep(Duration::from_millis(300));
-    e.send("isready");
-    let lines = e.until(|l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "pondering waits"
-    );
-    e.send("ponderhit");
-    let (_, best) = e.bestmove();
+    let lines = e.ready();
+    assert!(!some_line_starts(&lines, "bestmove"), "pondering waits");
+    let (_, best) = e.bestmove_after("ponderhit");
     assert!(best.starts_with("bestmove "));
     e.quit();
 }
@@ -397,41 +235,24 @@ fn clock_with_fifty_milliseconds_left_answers_in_time() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
     let start = Instant::now();
-    e.send("go wtime 50 btime 50");
-    let (_, best) = e.bestmove();
+    let (_, best) = e.bestmove_after("go wtime 50 btime 50");
     assert!(best.starts_with("bestmove "));
     // Not a speed test: with 50 ms left the answer must come well before the flag falls
     // (the generous bound allows for a slow machine and process start-up).
-    assert!(
-        start.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        start.elapsed()
-    );
+    assert_within(start, Duration::from_secs(2), "bestmove");
     e.quit();
 }
 
 #[test]
 fn every_engine_value_plays() {
     let mut e = Engine::start();
-    let names = [
-        "random",
-        "book",
-        "greedy",
-        "greedy-incremental",
-        "minimax",
-        "alphabeta",
-        "negamax",
-        "iterative",
-        "tt",
-        "quiescence",
-        "pst",
-        "rookery",
-    ];
-    for name in names {
-        e.send(&format!("setoption name Engine value {name}"));
-        e.send("position startpos moves g1f3 d7d5");
-        e.send("go depth 2 movetime 200");
-        let (_, best) = e.bestmove();
+    let below = ["random", "book", "greedy", "greedy-incremental"];
+    for name in below.into_iter().chain(SEARCHERS).chain(["rookery"]) {
+        e.set("Engine", name);
+        let (_, best) = e.search(
+            "position startpos moves g1f3 d7d5",
+            "go depth 2 movetime 200",
+        );
         let m = best.split_whitespace().nth(1).unwrap_or("");
         assert_eq!(m.len(), 4, "{name}: {best}");
     }
@@ -441,15 +262,13 @@ fn every_engine_value_plays() {
 #[test]
 fn chess960_castling_is_king_takes_rook() {
     let mut e = Engine::start();
-    e.send("setoption name UCI_Chess960 value true");
+    e.set("UCI_Chess960", "true");
     // White can castle king side only by moving the king onto its rook's square.
     e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1");
-    e.send("perft 1");
-    let lines = e.until(|l| l.starts_with("Nodes searched"));
-    assert!(lines.iter().any(|l| l.starts_with("b1h1: ")), "{lines:?}");
+    let lines = e.ask("perft 1", |l| l.starts_with("Nodes searched"));
+    assert!(some_line_starts(&lines, "b1h1: "), "{lines:?}");
     e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1 moves b1h1");
-    e.send("d");
-    let lines = e.until(|l| l.starts_with("Fen: "));
+    let lines = e.ask("d", |l| l.starts_with("Fen: "));
     assert!(lines.last().unwrap().contains("/R4RK1 b"), "{lines:?}");
     e.quit();
 }
@@ -458,11 +277,9 @@ fn chess960_castling_is_king_takes_rook() {
 fn eval_and_bench_extras() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
-    e.send("eval");
-    let lines = e.until(|l| l.starts_with("Final evaluation"));
-    assert!(lines.iter().any(|l| l.starts_with("mobility")));
-    e.send("bench 4");
-    let lines = e.until(|l| l.ends_with(" nps"));
+    let lines = e.ask("eval", |l| l.starts_with("Final evaluation"));
+    assert!(some_line_starts(&lines, "mobility"));
+    let lines = e.ask("bench 4", |l| l.ends_with(" nps"));
     assert_eq!(
         lines
             .iter()
@@ -476,33 +293,16 @@ fn eval_and_bench_extras() {
 #[test]
 fn every_engine_answers_stop_at_once() {
     let mut e = Engine::start();
-    for name in [
-        "minimax",
-        "alphabeta",
-        "negamax",
-        "iterative",
-        "tt",
-        "quiescence",
-        "pst",
-        "rookery",
-    ] {
-        e.send(&format!("setoption name Engine value {name}"));
+    for name in SEARCHERS.into_iter().chain(["rookery"]) {
+        e.set("Engine", name);
         e.send("position startpos moves e2e4 e7e5");
         // A depth none of them finishes in any reasonable time.
         e.send("go depth 12");
         std::thread::sleep(Duration::from_millis(150));
         let asked = Instant::now();
-        e.send("stop");
-        let (_, best) = e.bestmove();
-        assert!(
-            best.starts_with("bestmove ") && best.len() >= 13,
-            "{name}: {best}"
-        );
-        assert!(
-            asked.elapsed() < Duration::from_secs(5),
-            "{name} took {:?} to stop",
-            asked.elapsed()
-        );
+        let (_, best) = e.bestmove_after("stop");
+        assert_a_move(&best, name);
+        assert_within(asked, Duration::from_secs(5), &format!("{name} stopping"));
     }
     e.quit();
 }
@@ -510,10 +310,8 @@ fn every_engine_answers_stop_at_once() {
 #[test]
 fn ladder_engines_report_each_iteration() {
     let mut e = Engine::start();
-    e.send("setoption name Engine value tt");
-    e.send("position startpos moves e2e4 c7c5");
-    e.send("go depth 4");
-    let (lines, _) = e.bestmove();
+    e.set("Engine", "tt");
+    let (lines, _) = e.search("position startpos moves e2e4 c7c5", "go depth 4");
     let depths: Vec<u32> = lines
         .iter()
         .filter(|l| l.starts_with("info depth "))
@@ -526,13 +324,10 @@ fn ladder_engines_report_each_iteration() {
 #[test]
 fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     let mut e = Engine::start();
-    e.send("setoption name SyzygyPath value tests/data/syzygy");
-    let said = e.until(|l| l.starts_with("info string"));
+    let said = e.said("setoption name SyzygyPath value tests/data/syzygy");
     assert!(said.last().unwrap().contains("up to 4 pieces"), "{said:?}");
     // KRvK: the tables are probed (tbhits) and the search plays a winning move.
-    e.send("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
-    e.send("go depth 8");
-    let (lines, best) = e.bestmove();
+    let (lines, best) = e.search("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "go depth 8");
     let last = lines.iter().rev().find(|l| l.contains(" tbhits ")).unwrap();
     let hits: u64 = last
         .split_whitespace()
@@ -544,8 +339,7 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     assert!(hits > 0, "{last}");
     assert_ne!(best, "bestmove (none)");
 
-    e.send("setoption name SyzygyPath value /no/such/dir");
-    let said = e.until(|l| l.starts_with("info string"));
+    let said = e.said("setoption name SyzygyPath value /no/such/dir");
     assert!(said.last().unwrap().contains("not a directory"), "{said:?}");
 
     // A table whose header is destroyed: found when first probed, said once, play goes on.
@@ -559,14 +353,11 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     let mut bytes = std::fs::read(&bad).unwrap();
     bytes[..4].copy_from_slice(&[0, 0, 0, 0]);
     std::fs::write(&bad, bytes).unwrap();
-    e.send(&format!(
-        "setoption name SyzygyPath value {}",
-        dir.display()
-    ));
-    e.until(|l| l.starts_with("info string"));
-    e.send("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1");
-    e.send("go depth 6");
-    let (lines, best) = e.bestmove();
+    e.ask(
+        &format!("setoption name SyzygyPath value {}", dir.display()),
+        |l| l.starts_with("info string"),
+    );
+    let (lines, best) = e.search("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "go depth 6");
     let reports: Vec<&String> = lines
         .iter()
         .filter(|l| l.starts_with("info string"))
@@ -574,10 +365,9 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
     assert_eq!(reports.len(), 1, "{lines:#?}");
     assert!(reports[0].contains("KRvK") && reports[0].contains("without tablebases"));
     assert_ne!(best, "bestmove (none)");
-    e.send("go depth 6");
-    let (lines, _) = e.bestmove();
+    let (lines, _) = e.bestmove_after("go depth 6");
     assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
+        !some_line_starts(&lines, "info string"),
         "said once: {lines:#?}"
     );
     e.ready();
@@ -591,10 +381,9 @@ fn bench_follows_the_evaluation_option() {
     let mut e = Engine::start();
     let mut total = |setting: Option<&str>| {
         if let Some(value) = setting {
-            e.send(&format!("setoption name Evaluation value {value}"));
+            e.set("Evaluation", value);
         }
-        e.send("bench 5");
-        let lines = e.until(|l| l.ends_with(" nps"));
+        let lines = e.ask("bench 5", |l| l.ends_with(" nps"));
         let last = lines.last().unwrap();
         last.split_whitespace()
             .next()
@@ -619,30 +408,18 @@ fn perft_and_bench_run_off_the_loop_and_stop_when_told() {
         e.send(long);
         std::thread::sleep(Duration::from_millis(200));
         let asked = Instant::now();
-        e.send("isready");
-        let lines = e.until(|l| l == "readyok");
-        assert!(
-            asked.elapsed() < Duration::from_secs(1),
-            "{long}: readyok after {:?}",
-            asked.elapsed()
-        );
-        assert!(!lines.iter().any(|l| l.contains(done)), "{long}: {lines:?}");
+        let lines = e.ready();
+        assert_within(asked, Duration::from_secs(1), &format!("{long}: readyok"));
+        assert!(!some_line_has(&lines, done), "{long}: {lines:?}");
         let asked = Instant::now();
-        e.send("stop");
-        let lines = e.until(|l| l == "interrupted");
-        assert!(
-            asked.elapsed() < Duration::from_secs(1),
-            "{long}: stopped after {:?}",
-            asked.elapsed()
-        );
-        assert!(!lines.iter().any(|l| l.contains(done)), "{long}: {lines:?}");
+        let lines = e.ask("stop", |l| l == "interrupted");
+        assert_within(asked, Duration::from_secs(1), &format!("{long}: stopped"));
+        assert!(!some_line_has(&lines, done), "{long}: {lines:?}");
     }
     // A finished perft still gives its total; `go` during a perft stops it first.
-    e.send("perft 3");
-    e.until(|l| l == "Nodes searched: 8902");
+    e.ask("perft 3", |l| l == "Nodes searched: 8902");
     e.send("perft 8");
-    e.send("go depth 3");
-    let (lines, best) = e.bestmove();
+    let (lines, best) = e.bestmove_after("go depth 3");
     assert!(lines.iter().any(|l| l == "interrupted"), "{lines:?}");
     assert!(best.starts_with("bestmove "));
     // Depths out of range are said, and nothing runs.
@@ -653,8 +430,7 @@ fn perft_and_bench_run_off_the_loop_and_stop_when_told() {
         ("bench 0", "bench depth must be 1 to 30"),
         ("perft 99999999999", "not a number in range"),
     ] {
-        e.send(bad);
-        let said = e.until(|l| l.starts_with("info string"));
+        let said = e.said(bad);
         assert!(said.last().unwrap().contains(words), "{bad}: {said:?}");
     }
     e.ready();
@@ -678,7 +454,7 @@ fn quit_and_end_of_input_leave_within_a_second() {
         std::thread::sleep(Duration::from_millis(300));
         let asked = Instant::now();
         if by_eof {
-            e.stdin = None;
+            e.close_input();
         } else {
             e.send("quit");
         }
@@ -698,9 +474,8 @@ fn quit_and_end_of_input_leave_within_a_second() {
 #[cfg(unix)]
 #[test]
 fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
-    let mut e = Engine::start_limited(Some(1 << 30));
-    e.send("setoption name Hash value 2048");
-    let said = e.until(|l| l.starts_with("info string"));
+    let mut e = Engine::start_limited(1 << 30);
+    let said = e.said("setoption name Hash value 2048");
     let text = said.last().unwrap();
     assert!(
         text.contains("2048 MB")
@@ -709,28 +484,20 @@ fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
         "{text}"
     );
     // A size that fits is taken without a word.
-    e.send("setoption name Hash value 64");
-    e.send("isready");
-    let lines = e.until(|l| l == "readyok");
-    assert!(
-        !lines.iter().any(|l| l.starts_with("info string")),
-        "{lines:?}"
-    );
-    e.send("setoption name Hash value 32768");
-    let said = e.until(|l| l.starts_with("info string"));
+    e.set("Hash", "64");
+    let lines = e.ready();
+    assert!(!some_line_starts(&lines, "info string"), "{lines:?}");
+    let said = e.said("setoption name Hash value 32768");
     assert!(said.last().unwrap().contains("stays at 64 MB"), "{said:?}");
     // 256 threads: refused for their memory, or taken as the CPUs there are (fewer here).
-    e.send("setoption name Threads value 256");
-    let said = e.until(|l| l.starts_with("info string"));
+    let said = e.said("setoption name Threads value 256");
     let text = said.last().unwrap();
     assert!(
         text.contains("Threads stays at 1") || text.contains("searching with"),
         "{said:?}"
     );
-    e.send("position startpos moves e2e4 e7e5");
-    e.send("go depth 8");
-    let (_, best) = e.bestmove();
-    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    let (_, best) = e.search("position startpos moves e2e4 e7e5", "go depth 8");
+    assert_a_move(&best, "bestmove");
     e.quit();
 }
 
@@ -744,10 +511,13 @@ fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
     let dir = std::env::temp_dir().join(format!("rookery-uci-fifo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let fifo = dir.join("net.fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
     assert!(made.success());
-    let mut e = Engine::start_limited(Some(1 << 30));
-    e.send("setoption name OwnBook value true");
+    let mut e = Engine::start_limited(1 << 30);
+    e.set("OwnBook", "true");
     let paths = [fifo.to_str().unwrap(), "/dev/zero", dir.to_str().unwrap()];
     for (option, keeps) in [
         ("EvalFile", "the net in use stays"),
@@ -755,8 +525,7 @@ fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
     ] {
         for path in paths {
             let asked = Instant::now();
-            e.send(&format!("setoption name {option} value {path}"));
-            let said = e.until(|l| l.starts_with("info string"));
+            let said = e.said(&format!("setoption name {option} value {path}"));
             let text = said.last().unwrap();
             assert!(
                 text.contains(path)
@@ -764,15 +533,12 @@ fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
                     && text.contains(keeps),
                 "{option} {path}: {text}"
             );
-            assert!(asked.elapsed() < Duration::from_secs(5), "{option} {path}");
+            assert_within(asked, Duration::from_secs(5), &format!("{option} {path}"));
         }
     }
-    e.send("isready");
-    e.until(|l| l == "readyok");
-    e.send("position startpos moves e2e4");
-    e.send("go depth 6");
-    let (_, best) = e.bestmove();
-    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    e.ready();
+    let (_, best) = e.search("position startpos moves e2e4", "go depth 6");
+    assert_a_move(&best, "bestmove");
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -782,23 +548,20 @@ fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
 fn negative_and_absurd_clocks_give_a_move() {
     let mut e = Engine::start();
     let asked = Instant::now();
-    e.send("go wtime -5000 btime -5000 winc -10 binc -10");
-    let (lines, best) = e.bestmove();
-    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    let (lines, best) = e.bestmove_after("go wtime -5000 btime -5000 winc -10 binc -10");
+    assert_a_move(&best, "bestmove");
     assert!(
         lines
             .iter()
             .any(|l| l.starts_with("info string wtime -5000")),
         "{lines:?}"
     );
-    assert!(asked.elapsed() < Duration::from_secs(2));
-    e.send("go wtime 9223372036854775807 btime 1 winc 9223372036854775807 movestogo 0");
-    let said = e.until(|l| l.starts_with("info string"));
+    assert_within(asked, Duration::from_secs(2), "bestmove");
+    let said = e.said("go wtime 9223372036854775807 btime 1 winc 9223372036854775807 movestogo 0");
     assert!(said.last().unwrap().contains("read as"), "{said:?}");
     std::thread::sleep(Duration::from_millis(200));
-    e.send("stop");
-    let (_, best) = e.bestmove();
-    assert!(best.starts_with("bestmove ") && best.len() >= 13, "{best}");
+    let (_, best) = e.bestmove_after("stop");
+    assert_a_move(&best, "bestmove");
     e.quit();
 }
 
@@ -807,11 +570,9 @@ fn negative_and_absurd_clocks_give_a_move() {
 fn an_overlong_line_is_dropped() {
     let mut e = Engine::start();
     let long = format!("position startpos moves {}", "e2e4 ".repeat(400_000));
-    e.send(&long);
-    let said = e.until(|l| l.starts_with("info string"));
+    let said = e.said(&long);
     assert!(said.last().unwrap().contains("longer than"), "{said:?}");
-    e.send("go depth 2");
-    let (_, best) = e.bestmove();
+    let (_, best) = e.bestmove_after("go depth 2");
     assert!(best.starts_with("bestmove "));
     e.quit();
 }

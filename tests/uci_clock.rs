@@ -2,56 +2,29 @@
 //! engine's reserve, every move is short and stops on time. In a file of its own, so no other
 //! engine of the test suite runs beside it and the times measured are the engine's.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Instant;
+
+use common::uci::Engine;
 
 /// A clock below the engine's reserve (20 Move Overheads, 200 ms): each move is short and
 /// stops on time, so the clock grows back instead of running out. The test keeps the clock as
 /// a GUI does, from the moment `go` is sent to the moment `bestmove` arrives.
 #[test]
 fn a_clock_below_the_reserve_gives_short_moves_that_stop_on_time() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("start rookery");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, lines) = channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |cmd: &str| {
-        writeln!(stdin, "{cmd}").unwrap();
-        stdin.flush().unwrap();
-    };
-    let until = |prefix: &str| loop {
-        let line = lines
-            .recv_timeout(Duration::from_secs(60))
-            .expect("an answer");
-        if line.starts_with(prefix) {
-            return line;
-        }
-    };
-    send("ucinewgame");
-    send("isready");
-    until("readyok");
+    let mut e = Engine::start();
+    e.send("ucinewgame");
+    e.ready();
     let mut moves: Vec<String> = Vec::new();
     let (mut white, mut black) = (150i64, 150i64);
     let inc = 50;
     for ply in 0..16 {
-        send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
         let asked = Instant::now();
-        send(&format!(
+        let (_, best) = e.bestmove_after(&format!(
             "go wtime {white} btime {black} winc {inc} binc {inc}"
         ));
-        let best = until("bestmove");
         let spent = asked.elapsed().as_millis() as i64;
         let clock = if ply % 2 == 0 { &mut white } else { &mut black };
         *clock -= spent;
@@ -67,6 +40,5 @@ fn a_clock_below_the_reserve_gives_short_moves_that_stop_on_time() {
     }
     // Each side spent less than its increments brought: the clocks grew.
     assert!(white > 150 && black > 150, "{white} {black}");
-    send("quit");
-    assert!(child.wait().unwrap().success());
+    e.quit();
 }

@@ -17,10 +17,13 @@
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+mod common;
+
+use std::io::Write;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+use common::uci::Engine;
 
 use rookery::core::Game;
 use rookery::uci::parse::{Command as Uci, parse};
@@ -324,112 +327,38 @@ impl Model {
     }
 }
 
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-/// A test that fails leaves no engine behind.
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// Sends one line; the engine must still be there to take it.
+fn send(e: &mut Engine, bytes: &[u8], context: &str) {
+    if let Err(err) = e.write_line(bytes) {
+        panic!("{context}: the engine is gone ({err}); {}", e.state());
     }
 }
 
-impl Engine {
-    fn start() -> Engine {
-        use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rookery"));
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                let lim = libc::rlimit {
-                    rlim_cur: MEMORY_LIMIT as libc::rlim_t,
-                    rlim_max: MEMORY_LIMIT as libc::rlim_t,
-                };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
+/// Reads what has arrived (waiting up to `wait` for `until`, if given), checking bestmoves.
+fn drain(
+    e: &mut Engine,
+    model: &mut Model,
+    until: Option<&str>,
+    wait: Duration,
+    context: &str,
+) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        let line = match until {
+            Some(_) => match e.line_within(deadline.saturating_duration_since(Instant::now())) {
+                Some(l) => l,
+                None => return false,
+            },
+            None => match e.line_now() {
+                Some(l) => l,
+                None => return true,
+            },
+        };
+        if line.starts_with("bestmove") {
+            model.bestmove(&line, context);
         }
-        let mut child = cmd.spawn().expect("start rookery");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-        }
-    }
-
-    /// Sends one line; the engine must still be there to take it.
-    fn send(&mut self, bytes: &[u8], context: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        let sent = stdin
-            .write_all(bytes)
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush());
-        if let Err(e) = sent {
-            panic!("{context}: the engine is gone ({e}); {}", self.state());
-        }
-    }
-
-    /// Whether the engine still runs, and what it said on stderr if not.
-    fn state(&mut self) -> String {
-        std::thread::sleep(Duration::from_millis(200));
-        match self.child.try_wait() {
-            Ok(Some(status)) => {
-                let mut err = String::new();
-                if let Some(mut stderr) = self.child.stderr.take() {
-                    let _ = stderr.read_to_string(&mut err);
-                }
-                format!("it ended, {status}; stderr: {err}")
-            }
-            _ => "it still runs".into(),
-        }
-    }
-
-    /// Reads what has arrived (waiting up to `wait` for `until`, if given), checking bestmoves.
-    fn drain(
-        &mut self,
-        model: &mut Model,
-        until: Option<&str>,
-        wait: Duration,
-        context: &str,
-    ) -> bool {
-        let deadline = Instant::now() + wait;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = match until {
-                Some(_) => match self.lines.recv_timeout(left) {
-                    Ok(l) => l,
-                    Err(_) => return false,
-                },
-                None => match self.lines.try_recv() {
-                    Ok(l) => l,
-                    Err(_) => return true,
-                },
-            };
-            if line.starts_with("bestmove") {
-                model.bestmove(&line, context);
-            }
-            if until == Some(line.as_str()) {
-                return true;
-            }
+        if until == Some(line.as_str()) {
+            return true;
         }
     }
 }
@@ -437,7 +366,7 @@ impl Engine {
 /// One round: an engine started, a stream of commands, then the checks at its end.
 fn round(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
     let mut rng = Rng(seed ^ (index as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let mut e = Engine::start();
+    let mut e = Engine::launch(Some(MEMORY_LIMIT), Stdio::piped());
     let mut model = Model {
         game: Some(Game::default()),
         owed: Default::default(),
@@ -473,11 +402,17 @@ fn round(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
             f.write_all(&bytes).unwrap();
             f.write_all(b"\n").unwrap();
         }
-        e.send(&bytes, &context(i));
+        send(&mut e, &bytes, &context(i));
         stats.0 += 1;
         if matches!(cmd, Some(Uci::IsReady)) {
             let asked = Instant::now();
-            let answered = e.drain(&mut model, Some("readyok"), ISREADY_DEADLINE, &context(i));
+            let answered = drain(
+                &mut e,
+                &mut model,
+                Some("readyok"),
+                ISREADY_DEADLINE,
+                &context(i),
+            );
             let took = asked.elapsed();
             if !answered {
                 panic!(
@@ -488,15 +423,15 @@ fn round(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
             }
             stats.3 = stats.3.max(took);
         } else {
-            e.drain(&mut model, None, Duration::ZERO, &context(i));
+            drain(&mut e, &mut model, None, Duration::ZERO, &context(i));
         }
     }
     // The end: every search stopped, every bestmove in, then leave with a search running.
     let end = context(COMMANDS_PER_ROUND);
-    e.send(b"stop", &end);
-    e.send(b"isready", &end);
+    send(&mut e, b"stop", &end);
+    send(&mut e, b"isready", &end);
     assert!(
-        e.drain(&mut model, Some("readyok"), ANSWER_DEADLINE, &end),
+        drain(&mut e, &mut model, Some("readyok"), ANSWER_DEADLINE, &end),
         "{end}: no readyok after stop"
     );
     assert_eq!(
@@ -505,29 +440,20 @@ fn round(seed: u64, index: usize, stats: &mut (usize, usize, usize, Duration)) {
         model.gos, model.bestmoves
     );
     stats.1 += model.gos;
-    e.send(b"position startpos", &end);
-    e.send(b"go infinite", &end);
+    send(&mut e, b"position startpos", &end);
+    send(&mut e, b"go infinite", &end);
     std::thread::sleep(Duration::from_millis(20));
     let asked = Instant::now();
     if rng.chance(50) {
-        e.send(b"quit", &end);
+        send(&mut e, b"quit", &end);
     } else {
-        e.stdin = None;
+        e.close_input();
     }
-    let status = loop {
-        if let Some(s) = e.child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            asked.elapsed() < Duration::from_secs(1),
-            "{end}: still running a second after quit"
-        );
-        std::thread::sleep(Duration::from_millis(5));
+    let status = e.exits_within(Duration::from_secs(1).saturating_sub(asked.elapsed()));
+    let Some(status) = status else {
+        panic!("{end}: still running a second after quit")
     };
-    let mut err = String::new();
-    if let Some(mut stderr) = e.child.stderr.take() {
-        let _ = stderr.read_to_string(&mut err);
-    }
+    let err = e.stderr_text();
     assert!(status.success(), "{end}: {status:?}; stderr: {err}");
     assert!(!err.contains("panicked"), "{end}: {err}");
     stats.2 += 1;

@@ -1,114 +1,23 @@
-//! HTTP/1.1 written by hand for the Lab's tests: one request on its own connection, read to its
-//! end, so a test sees exactly what the server sent (status, header lines, body) and nothing a
-//! client library would smooth over.
+//! What the integration tests share, a module for each way of reaching the program: `cli` runs
+//! the binary as a shell does and collects its output, `uci` drives it as a GUI does over pipes,
+//! a line at a time under timeouts, and `http` speaks to the Lab's server; here, the names the
+//! tests walk the ladder by. Each test file is a crate of its own that includes this module
+//! with `mod common;`, and each uses only a part of it, hence the `dead_code` allowance.
 
-// Each test file that includes this module uses a part of it.
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::{Duration, Instant};
+pub mod cli;
+pub mod http;
+pub mod uci;
 
-use serde_json::Value;
-
-/// A whole answer.
-pub struct Reply {
-    pub status: u16,
-    /// The status line and header lines.
-    pub head: String,
-    /// The body, chunked framing removed.
-    pub body: String,
-    pub took: Duration,
-}
-
-impl Reply {
-    /// The body as JSON, or `Null` when it is not JSON.
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or(Value::Null)
-    }
-
-    /// The `error` field of a JSON body, or "".
-    pub fn error(&self) -> String {
-        self.json()["error"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    pub fn is_json(&self) -> bool {
-        self.head
-            .to_ascii_lowercase()
-            .contains("content-type: application/json")
-    }
-
-    pub fn is_chunked(&self) -> bool {
-        self.head
-            .to_ascii_lowercase()
-            .contains("transfer-encoding: chunked")
-    }
-}
-
-/// Sends one request with `headers` (whole lines, each ending in CRLF) and `body`, and reads the
-/// answer to the end of the connection, waiting at most `timeout` for each read. A connection
-/// that drops without a whole answer fails the test, naming the request.
-pub fn request(
-    addr: SocketAddr,
-    method: &str,
-    target: &str,
-    headers: &str,
-    body: &[u8],
-    timeout: Duration,
-) -> Reply {
-    let start = Instant::now();
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(timeout)).unwrap();
-    let head = format!(
-        "{method} {target} HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n{headers}Content-Length: {}\r\n\r\n",
-        body.len()
-    );
-    let mut bytes = head.into_bytes();
-    bytes.extend_from_slice(body);
-    s.write_all(&bytes)
-        .unwrap_or_else(|e| panic!("{method} {target}: the request could not be sent: {e}"));
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw)
-        .unwrap_or_else(|e| panic!("{method} {target}: the connection dropped: {e}"));
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let Some((head, body)) = raw.split_once("\r\n\r\n") else {
-        panic!(
-            "{method} {target}: no answer ({} bytes: {raw:?})",
-            raw.len()
-        )
-    };
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("{method} {target}: no status in {head:?}"));
-    let mut reply = Reply {
-        status,
-        head: head.to_string(),
-        body: body.to_string(),
-        took: Duration::ZERO,
-    };
-    if reply.is_chunked() {
-        reply.body = dechunk(body);
-    }
-    reply.took = start.elapsed();
-    reply
-}
-
-/// Removes HTTP/1.1 chunked framing (a body cut short keeps what arrived).
-pub fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some(line_end) = body.find("\r\n") {
-        let size = usize::from_str_radix(body[..line_end].trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        let start = line_end + 2;
-        out.push_str(&body[start..(start + size).min(body.len())]);
-        body = &body[(start + size + 2).min(body.len())..];
-    }
-    out
-}
+/// The ladder's engines that search a tree, between the greedy movers and `rookery`, bottom
+/// first.
+pub const SEARCHERS: [&str; 7] = [
+    "minimax",
+    "alphabeta",
+    "negamax",
+    "iterative",
+    "tt",
+    "quiescence",
+    "pst",
+];
