@@ -420,3 +420,31 @@ fn genfens_follows_openbench() {
     let bad = rookery(&["genfens four", "quit"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `rookery params`: every search parameter in OpenBench's SPSA input format, and a table.
+#[test]
+fn params_prints_the_spsa_input_and_a_table() {
+    let o = rookery(&["params"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), rookery::core::params::PARAMS.len());
+    for (line, p) in lines.iter().zip(rookery::core::params::PARAMS) {
+        assert_eq!(
+            *line,
+            format!(
+                "{}, int, {}, {}, {}, {}, 0.002",
+                p.name, p.default, p.min, p.max, p.step
+            )
+        );
+    }
+    let o = rookery(&["params", "--table"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.lines().next().unwrap().starts_with("name"));
+    assert!(text.contains("rfp_margin") && text.contains("Reverse futility pruning"));
+    assert_eq!(
+        text.lines().count(),
+        rookery::core::params::PARAMS.len() + 1
+    );
+}

@@ -576,3 +576,64 @@ fn an_overlong_line_is_dropped() {
     assert!(best.starts_with("bestmove "));
     e.quit();
 }
+
+/// The last `info` line with a PV before `bestmove`: clients (fastchess, cutechess, GUIs) take it
+/// as the engine's verdict, so its PV must start with the move played and carry a score, however
+/// the search ended: a finished depth, a clock, a node count, or a `stop` at any moment.
+#[test]
+fn the_last_info_line_starts_with_the_move_played() {
+    let positions = [
+        "position startpos",
+        "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "position fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "position fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ];
+    let goes: Vec<String> = [1, 2, 3, 5, 8, 13, 21, 40]
+        .iter()
+        .map(|t| format!("go movetime {t}"))
+        .chain(
+            [200, 700, 1500, 4000, 12_000]
+                .iter()
+                .map(|n| format!("go nodes {n}")),
+        )
+        .chain(["go depth 1".into(), "go depth 6".into()])
+        .chain(["go wtime 300 btime 300 winc 3 binc 3".into()])
+        .collect();
+    let mut e = Engine::start();
+    let mut checked = 0;
+    for (i, position) in positions.iter().enumerate() {
+        let mut finish = |e: &mut Engine, lines: &[String], best: &str, how: &str| {
+            let played = best.split_whitespace().nth(1).unwrap().to_string();
+            let last = lines
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info ") && l.contains(" pv "))
+                .unwrap_or_else(|| panic!("{position}, {how}: no info line with a PV"));
+            let pv = last.split(" pv ").nth(1).unwrap();
+            assert_eq!(
+                pv.split_whitespace().next(),
+                Some(played.as_str()),
+                "{position}, {how}: the last line {last:?} does not start with {best:?}"
+            );
+            assert!(last.contains(" score "), "{position}, {how}: {last}");
+            checked += 1;
+            e.send("ucinewgame");
+        };
+        for go in &goes {
+            let (lines, best) = e.search(position, go);
+            finish(&mut e, &lines, &best, go);
+        }
+        // `stop` at moments spread over the first iterations and deeper ones.
+        for wait in [0, 1, 2, 4, 7, 11, 17, 30, 60 + 10 * i as u64] {
+            e.send(position);
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(wait));
+            let (lines, best) = e.bestmove_after("stop");
+            finish(&mut e, &lines, &best, &format!("stop after {wait} ms"));
+        }
+    }
+    assert_eq!(checked, positions.len() * (goes.len() + 9));
+    e.quit();
+}
