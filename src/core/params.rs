@@ -106,7 +106,7 @@ params! {
     lmp_depth: 8, 4, 12, 1;
     /// Late move pruning: the quiet moves tried before the rest are pruned, (this + depth^2), halved when not improving.
     lmp_base: 3, 1, 8, 1;
-    /// SEE pruning of quiet moves: the loss allowed per ply of depth squared (centipawns).
+    /// SEE pruning of quiet moves: the loss allowed per ply of depth (centipawns).
     see_quiet_margin: 60, 20, 120, 6;
     /// SEE pruning of captures: the loss allowed per ply of depth (centipawns).
     see_noisy_margin: 100, 40, 200, 8;

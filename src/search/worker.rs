@@ -25,6 +25,7 @@ use crate::core::Game;
 use crate::core::PvTable;
 use crate::core::TimeManager;
 use crate::core::moves::{captured, decode_move};
+use crate::core::params::{self, hundredths};
 use crate::core::score::{
     DRAW, INFINITY, MATE_BOUND, TB_BOUND, TB_WIN, from_table, is_mate, mate_in, mated_in, to_table,
 };
@@ -102,12 +103,21 @@ struct Frame {
 /// Late-move reduction table, by depth and move number.
 fn lmr_table() -> Box<[[i32; 64]; 64]> {
     let mut t = Box::new([[0; 64]; 64]);
+    fill_lmr(&mut t);
+    t
+}
+
+/// Fills the late-move reduction table from the parameters' current values.
+fn fill_lmr(t: &mut [[i32; 64]; 64]) {
+    let (base, divisor) = (
+        hundredths(params::lmr_base()),
+        hundredths(params::lmr_divisor()),
+    );
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (n, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+            *r = (base + (d as f64).ln() * (n as f64).ln() / divisor) as i32;
         }
     }
-    t
 }
 
 pub struct Worker {
@@ -152,33 +162,8 @@ struct AccSlot {
     fresh: bool,
 }
 
-// Search margins: each has a name and one home.
-const RFP_MARGIN: i32 = 75;
-const RFP_DEPTH: i32 = 8;
-const RAZOR_DEPTH: i32 = 3;
-const RAZOR_BASE: i32 = 400;
-const RAZOR_PER_DEPTH2: i32 = 250;
-const NMP_MIN_DEPTH: i32 = 3;
-/// From this depth a null move's cut-off is verified by a reduced search without null moves.
-const NMP_VERIFY_DEPTH: i32 = 10;
-const FUTILITY_BASE: i32 = 100;
-const FUTILITY_PER_DEPTH: i32 = 90;
-const FUTILITY_DEPTH: i32 = 6;
-const LMP_DEPTH: i32 = 8;
-const SEE_QUIET_MARGIN: i32 = 60;
-const SEE_NOISY_MARGIN: i32 = 100;
-const SEE_DEPTH: i32 = 6;
-const IIR_DEPTH: i32 = 4;
-const DELTA_MARGIN: i32 = 200;
-const ASPIRATION_WINDOW: i32 = 20;
-const HISTORY_PRUNING_DEPTH: i32 = 3;
-const HISTORY_PRUNING_MARGIN: i32 = 4000;
-const LMR_HISTORY_DIVISOR: i32 = 12_000;
-const BAD_NOISY_MAX_REDUCTION: i32 = 1;
-const SINGULAR_DEPTH: i32 = 8;
-const SINGULAR_MARGIN: i32 = 2;
-/// From this depth on, the best move's share of the root's nodes scales the time target.
-const EFFORT_MIN_DEPTH: i32 = 6;
+// Search margins, reductions and time factors: each has a name and one home, the table of
+// `core/params.rs` (constants in the release build, UCI options in the tuning build).
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
@@ -243,6 +228,10 @@ impl Worker {
 
     /// Sets up a search of `game`'s position over `root` moves.
     pub fn prepare(&mut self, game: &Game, root: &[Move]) {
+        if params::TUNABLE {
+            // A tuning build's reductions follow the values `setoption` gave.
+            fill_lmr(&mut self.lmr);
+        }
         self.nodes = 0;
         self.tbhits = 0;
         self.seldepth = 0;
@@ -509,9 +498,9 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_none() {
             // Step 7. Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= RFP_DEPTH
+            if depth <= params::rfp_depth()
                 && !is_mate(beta)
-                && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
+                && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
             {
                 return eval;
             }
@@ -521,7 +510,8 @@ impl Worker {
             // 400 games at 30k nodes, margin 250 + 150 d^2). The wider margin of 400 + 250 d^2
             // gives back the sacrifices the narrow one cut (WAC at 0.2 s 276 -> 284) at no cost
             // at the clock (+2.6 +/- 26.0, 400 games at 2 s + 0.02 s).
-            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_PER_DEPTH2 * depth * depth < alpha
+            if depth <= params::razor_depth()
+                && eval + params::razor_base() + params::razor_per_depth2() * depth * depth < alpha
             {
                 let v = self.qsearch::<false>(shared, b, alpha, alpha + 1, ply);
                 if self.stopped {
@@ -535,7 +525,7 @@ impl Worker {
             // Not with fewer than two pieces besides pawns, where passing is often the best move
             // (zugzwang: zugzwang.003 and .004 of null-move.epd need this). Measured: this guard
             // with the verification of Step 8a, against neither, -9 +/- 38 Elo (200 games, 3+0.03).
-            if depth >= NMP_MIN_DEPTH
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && ply >= self.nmp_min_ply
                 && self.stack[ply - 1].mv.is_some()
@@ -543,7 +533,9 @@ impl Worker {
                 && !is_mate(beta)
                 && let Some(child) = b.play_null()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_divisor()
+                    + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
                 self.stack[ply].mv = None;
                 self.stack[ply].piece_to = None;
                 self.hashes.push(child.hash);
@@ -564,7 +556,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = null_cutoff_score(v, beta);
-                    if self.nmp_min_ply != 0 || depth < NMP_VERIFY_DEPTH {
+                    if self.nmp_min_ply != 0 || depth < params::nmp_verify_depth() {
                         return v;
                     }
                     // Step 8a. Verification: deep cut-offs are checked by a search without null
@@ -589,7 +581,7 @@ impl Worker {
 
         // Step 9. Internal iterative reduction: without a hash move this node was never searched
         // well; search it shallower first.
-        if tt_move.is_none() && depth >= IIR_DEPTH && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -635,14 +627,14 @@ impl Worker {
                 if !PV
                     && stage == Stage::Quiet
                     && !in_check
-                    && depth <= HISTORY_PRUNING_DEPTH
-                    && history < -HISTORY_PRUNING_MARGIN * depth
+                    && depth <= params::history_pruning_depth()
+                    && history < -params::history_pruning_margin() * depth
                 {
                     continue;
                 }
                 // Step 10a. Late move pruning: at low depth, late quiet moves rarely matter.
-                if quiet && !in_check && depth <= LMP_DEPTH {
-                    let limit = (3 + depth * depth) / (2 - i32::from(improving));
+                if quiet && !in_check && depth <= params::lmp_depth() {
+                    let limit = (params::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if quiets_searched as i32 >= limit {
                         skip_quiets = true;
                         continue;
@@ -653,19 +645,22 @@ impl Worker {
                 // them may be the check (skipping them cost WAC 5 positions at 300k-500k nodes).
                 if quiet
                     && !in_check
-                    && depth <= FUTILITY_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    && depth <= params::futility_depth()
+                    && eval + params::futility_base() + params::futility_per_depth() * depth
+                        <= alpha
                     && !gives_check(b, m)
                 {
                     continue;
                 }
                 // Step 10c. SEE pruning: moves that lose material in the exchange, at low depth.
                 // (Captures the picker handed out as good have SEE >= 0 already.)
-                if depth <= SEE_DEPTH && !matches!(stage, Stage::HashMove | Stage::GoodNoisy) {
+                if depth <= params::see_depth()
+                    && !matches!(stage, Stage::HashMove | Stage::GoodNoisy)
+                {
                     let margin = if quiet {
-                        -SEE_QUIET_MARGIN * depth
+                        -params::see_quiet_margin() * depth
                     } else {
-                        -SEE_NOISY_MARGIN * depth
+                        -params::see_noisy_margin() * depth
                     };
                     if !see_ge(b, m, margin) {
                         continue;
@@ -680,7 +675,7 @@ impl Worker {
             let mut extension = 0;
             if Some(m) == tt_move
                 && excluded.is_none()
-                && depth >= SINGULAR_DEPTH
+                && depth >= params::singular_depth()
                 && (ply as i32) < 2 * self.root_depth
                 && let Some(e) = tte
                 && e.depth >= depth - 3
@@ -688,7 +683,7 @@ impl Worker {
                 && from_table(e.score, ply as u32).abs() < TB_BOUND
             {
                 let tt_score = from_table(e.score, ply as u32);
-                let singular_beta = tt_score - SINGULAR_MARGIN * depth;
+                let singular_beta = tt_score - params::singular_margin() * depth;
                 self.stack[ply].excluded = Some(m);
                 let v = self.search::<false>(
                     shared,
@@ -758,12 +753,12 @@ impl Worker {
                     }
                     // Step 10e'. History in LMR: good statistics reduce less, bad more.
                     if quiet {
-                        r -= history / LMR_HISTORY_DIVISOR;
+                        r -= history / params::lmr_history_divisor();
                     } else {
                         // Step 10e''. A capture that loses the exchange is reduced one ply at
                         // most: sacrifices are where the tactics are. Measured against the full
                         // table: +11.3 +/- 28.6 Elo (400 games, 30k nodes), WAC 265 -> 269.
-                        r = r.min(BAD_NOISY_MAX_REDUCTION);
+                        r = r.min(params::bad_noisy_max_reduction());
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -822,7 +817,8 @@ impl Worker {
                         self.stack[ply].cutoffs += 1;
                         // Step 10g. The move that refutes: rewarded in its histories, the moves
                         // tried before it punished; a quiet one becomes a killer and a counter.
-                        let bonus = (16 * depth * depth + 32 * depth + 16).min(1200);
+                        let bonus =
+                            (16 * depth * depth + 32 * depth + 16).min(params::history_bonus_max());
                         if quiet {
                             self.hist.update_quiet(side, m, context, bonus);
                             for &q in &quiets_tried {
@@ -962,7 +958,7 @@ impl Worker {
                 let gain = captured(m).map_or(0, see_value)
                     + m.promotion()
                         .map_or(0, |p| see_value(p) - see_value(shakmaty::Role::Pawn));
-                if static_eval + gain + DELTA_MARGIN <= alpha {
+                if static_eval + gain + params::delta_margin() <= alpha {
                     continue;
                 }
                 // SEE pruning: captures that lose material.
@@ -1223,7 +1219,7 @@ impl Worker {
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
                 let previous = self.root_moves[pv_index].previous_score;
-                let mut delta = ASPIRATION_WINDOW;
+                let mut delta = params::aspiration_window();
                 let (mut alpha, mut beta) =
                     if depth >= 5 && !is_mate(previous) && previous > -INFINITY {
                         (previous - delta, previous + delta)
@@ -1269,9 +1265,11 @@ impl Worker {
             // A best move that keeps changing deserves more time; a stable one less.
             let best = self.root_moves[0].mv;
             stretch = if last_best.is_some_and(|b| b != best) {
-                (stretch * 1.6).min(2.5)
+                (stretch * hundredths(params::stretch_unstable()))
+                    .min(hundredths(params::stretch_max()))
             } else {
-                (stretch * 0.9).max(0.6)
+                (stretch * hundredths(params::stretch_stable()))
+                    .max(hundredths(params::stretch_min()))
             };
             last_best = Some(best);
             let score = self.root_moves[0].score;
@@ -1285,7 +1283,7 @@ impl Worker {
             // one that took few is in doubt (shallow iterations are too small to say).
             // A score that fell since the last iteration asks for more time too.
             let score_before = last_score.replace(score);
-            let scale = if depth >= EFFORT_MIN_DEPTH {
+            let scale = if depth >= params::effort_min_depth() {
                 let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum();
                 debug_assert!(total <= self.nodes);
                 effort_factor(self.root_moves[0].nodes, total)
