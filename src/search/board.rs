@@ -270,7 +270,7 @@ impl SearchBoard {
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
-    use crate::nnue::{Accumulator, Network};
+    use crate::nnue::{AccumulatorStack, Network};
 
     /// Walks every line of the tree to `depth`, checking incremental state at each node.
     fn walk(b: &SearchBoard, depth: u32) -> u64 {
@@ -290,23 +290,24 @@ mod tests {
             .sum()
     }
 
-    /// Walks the tree to `depth`, bringing the net's accumulators from the parent's with each
-    /// move's delta, and checks them against a refresh at every node.
-    fn walk_net(net: &Network, b: &SearchBoard, acc: &Accumulator, depth: u32) -> u64 {
-        let mut full = Accumulator::new();
-        net.refresh(b.pos.board(), &mut full);
-        let h = net.hidden();
-        assert_eq!(acc.v[0][..h], full.v[0][..h]);
-        assert_eq!(acc.v[1][..h], full.v[1][..h]);
+    /// Walks the tree to `depth`, handing each move's delta to the net's accumulators, and
+    /// checks them against a refresh at every node.
+    fn walk_net(
+        net: &Network,
+        accs: &mut AccumulatorStack,
+        b: &SearchBoard,
+        ply: usize,
+        depth: u32,
+    ) -> u64 {
+        assert!(accs.agrees_with_refresh(net, ply, b.pos.board()));
         if depth == 0 {
             return 1;
         }
-        let mut child_acc = Accumulator::new();
         let mut n = 0;
         for &m in b.pos.legal_moves().iter() {
             let child = b.play(m);
-            net.update(acc, &mut child_acc, &child.delta);
-            n += walk_net(net, &child, &child_acc, depth - 1);
+            accs.push(ply + 1, child.delta);
+            n += walk_net(net, accs, &child, ply + 1, depth - 1);
         }
         n
     }
@@ -314,12 +315,12 @@ mod tests {
     #[test]
     fn net_accumulators_follow_every_move_of_the_perft_suites() {
         let net = Network::default_net();
+        let mut accs = AccumulatorStack::new(3);
         let mut nodes = 0;
         for (_, pos) in crate::search::test_positions::near_perft_suites("", 1, 0) {
             let b = SearchBoard::new(pos);
-            let mut acc = Accumulator::new();
-            net.refresh(b.pos.board(), &mut acc);
-            nodes += walk_net(&net, &b, &acc, 2);
+            accs.refresh_root(&net, b.pos.board());
+            nodes += walk_net(&net, &mut accs, &b, 0, 2);
         }
         assert!(nodes > 20_000, "{nodes}");
     }

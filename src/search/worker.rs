@@ -32,7 +32,7 @@ use crate::core::score::{
 use crate::core::time::{effort_factor, fall_factor};
 use crate::engine::{Analysis, Evaluation, PvLine, Report, Reporter, ScoredMove};
 use crate::eval::hce::{NoEvalTrace, PawnTable, evaluate};
-use crate::nnue::{Accumulator, Delta, Network};
+use crate::nnue::{AccumulatorStack, Network};
 use crate::tb::Syzygy;
 
 /// Deepest ply a search reaches.
@@ -150,16 +150,9 @@ pub struct Worker {
     root_depth: i32,
     /// The learned evaluation, when it is in use (else the hand-crafted one).
     net: Option<Arc<Network>>,
-    /// The net's accumulators along the search path, one a ply, each brought up to date only
-    /// when its node evaluates (empty while the hand-crafted evaluation is in use).
-    accs: Vec<AccSlot>,
-}
-
-/// A ply's accumulators, the move that led there, and whether they are up to date.
-struct AccSlot {
-    acc: Accumulator,
-    delta: Delta,
-    fresh: bool,
+    /// The net's accumulators along the search path (empty while the hand-crafted evaluation is
+    /// in use).
+    accs: AccumulatorStack,
 }
 
 // Search margins, reductions and time factors: each has a name and one home, the table of
@@ -188,7 +181,7 @@ impl Worker {
             null_barrier: 0,
             root_depth: 0,
             net: None,
-            accs: Vec::new(),
+            accs: AccumulatorStack::default(),
         }
     }
 
@@ -199,24 +192,15 @@ impl Worker {
             Evaluation::Net(net) => Some(net.clone()),
         };
         if self.net.is_some() && self.accs.is_empty() {
-            self.accs = (0..MAX_SEARCH_PLY + 4)
-                .map(|_| AccSlot {
-                    acc: Accumulator::new(),
-                    delta: Delta::default(),
-                    fresh: false,
-                })
-                .collect();
+            self.accs = AccumulatorStack::new(MAX_SEARCH_PLY + 4);
         }
     }
 
-    /// A node at `ply` begins: its accumulators are the parent's with the move's delta, worked
-    /// out when the node first evaluates.
+    /// A node at `ply` begins: the net's accumulators hear of the move that led there.
     #[inline]
     fn enter(&mut self, b: &SearchBoard, ply: usize) {
         if self.net.is_some() {
-            let slot = &mut self.accs[ply];
-            slot.delta = b.delta;
-            slot.fresh = false;
+            self.accs.push(ply, b.delta);
         }
     }
 
@@ -271,35 +255,9 @@ impl Worker {
                 &mut NoEvalTrace,
             );
         };
-        // The nearest ply up the path whose accumulators are up to date (the root always is),
-        // then each ply below it from its parent and its move.
-        let mut from = ply;
-        while !self.accs[from].fresh {
-            from -= 1;
-        }
-        for k in from + 1..=ply {
-            let (done, rest) = self.accs.split_at_mut(k);
-            let slot = &mut rest[0];
-            net.update(&done[k - 1].acc, &mut slot.acc, &slot.delta);
-            slot.fresh = true;
-        }
-        #[cfg(debug_assertions)]
-        {
-            let mut full = Accumulator::new();
-            net.refresh(b.pos.board(), &mut full);
-            let h = net.hidden();
-            debug_assert!(
-                self.accs[ply].acc.v[0][..h] == full.v[0][..h]
-                    && self.accs[ply].acc.v[1][..h] == full.v[1][..h],
-                "incremental accumulators"
-            );
-        }
-        net.evaluate(
-            &self.accs[ply].acc,
-            b.turn(),
-            b.pos.board().occupied().count() as u32,
-        )
-        .clamp(-TB_BOUND + 1, TB_BOUND - 1)
+        self.accs
+            .evaluate(net, ply, b.pos.board(), b.turn())
+            .clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
     /// The static evaluation corrected by the correction histories (Step 6), kept clear of the
@@ -1202,8 +1160,7 @@ impl Worker {
     ) {
         let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
         if let Some(net) = self.net.as_deref() {
-            net.refresh(root.pos.board(), &mut self.accs[0].acc);
-            self.accs[0].fresh = true;
+            self.accs.refresh_root(net, root.pos.board());
         }
         let mut stretch: f64 = 1.0;
         let mut last_best = None;
