@@ -4,7 +4,7 @@
 //! answers it with `info string`.
 //!
 //! A file of one of the crate's own formats (a data set's records and game logs, a training
-//! checkpoint) that does not hold what its format allows has a variant of its own: the file and a
+//! checkpoint, a net) that does not hold what its format allows has a variant of its own: the file and a
 //! typed problem, so that a caller can tell what went wrong without reading the sentence. Each
 //! format's variant has that one shape (`path`, `problem`), and the problem of bytes that end
 //! too soon is one type, [`ReadError`], whichever format was being read.
@@ -33,6 +33,9 @@ pub enum Error {
     Data { path: String, problem: DataProblem },
     /// A training checkpoint that is not one, or is damaged. `path` as for `Data`.
     Train { path: String, problem: TrainProblem },
+    /// A net file that is not one, of another version or architecture, or damaged. `path` as
+    /// for `Data`.
+    Net { path: String, problem: NetProblem },
 }
 
 impl fmt::Display for Error {
@@ -48,6 +51,7 @@ impl fmt::Display for Error {
             Error::Memory(reason) | Error::Invalid(reason) => f.write_str(reason),
             Error::Data { path, problem } => in_file(f, path, problem),
             Error::Train { path, problem } => in_file(f, path, problem),
+            Error::Net { path, problem } => in_file(f, path, problem),
         }
     }
 }
@@ -82,12 +86,56 @@ impl Error {
     /// The error with `path` as its file, where it is a format's error read from bytes alone
     /// (its path still empty); any other error is returned as it is.
     pub fn in_file(mut self, path: impl fmt::Display) -> Error {
-        if let Error::Data { path: p, .. } | Error::Train { path: p, .. } = &mut self
+        if let Error::Data { path: p, .. }
+        | Error::Train { path: p, .. }
+        | Error::Net { path: p, .. } = &mut self
             && p.is_empty()
         {
             *p = path.to_string();
         }
         self
+    }
+}
+
+/// Why a net file (or a net built from weights) was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetProblem {
+    /// No `RKNN` header.
+    NotANet,
+    /// A version this build does not read (it reads 1 to `newest`).
+    Version { found: u32, newest: u32 },
+    /// A shape or quantisation this build does not read, with what it reads.
+    Architecture { found: String, supported: String },
+    /// An activation code that names none.
+    Activation(u8),
+    /// The file ends before its weights do.
+    CutShort,
+    /// Bytes after the checksum.
+    TrailingBytes,
+    /// The checksum does not match the bytes before it.
+    Damaged,
+    /// Weights that do not make a net of this build: the reason in words.
+    Weights(String),
+}
+
+impl fmt::Display for NetProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetProblem::NotANet => f.write_str("not a Rookery net file (no RKNN header)"),
+            NetProblem::Version { found, newest } => write!(
+                f,
+                "net file version {found}, this build reads versions 1 to {newest}"
+            ),
+            NetProblem::Architecture { found, supported } => write!(
+                f,
+                "unsupported architecture: {found} (this build reads {supported})"
+            ),
+            NetProblem::Activation(code) => write!(f, "unknown activation code {code}"),
+            NetProblem::CutShort => f.write_str("the net file is cut short"),
+            NetProblem::TrailingBytes => f.write_str("the net file has bytes after its end"),
+            NetProblem::Damaged => f.write_str("the net file's checksum does not match (damaged)"),
+            NetProblem::Weights(reason) => f.write_str(reason),
+        }
     }
 }
 

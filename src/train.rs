@@ -478,7 +478,7 @@ impl Trainer {
         let mut out = Vec::new();
         out.extend_from_slice(CHECKPOINT_MAGIC);
         out.put(self.net.hidden as u32);
-        out.put(activation_code(self.net.activation));
+        out.put(self.net.activation.code());
         out.put(self.net.buckets as u32);
         out.put(self.step);
         out.put(self.epoch as u32);
@@ -513,7 +513,7 @@ impl Trainer {
             r.take(4, "the magic").map_err(short)?;
             let hidden = r.read::<u32>("the hidden size").map_err(short)? as usize;
             let code: u8 = r.read("the activation").map_err(short)?;
-            let activation = activation_from_code(code).ok_or(TrainProblem::Activation(code))?;
+            let activation = Activation::from_code(code).ok_or(TrainProblem::Activation(code))?;
             if hidden == 0 || hidden > nnue::MAX_HIDDEN {
                 return Err(TrainProblem::Hidden {
                     hidden,
@@ -555,21 +555,6 @@ impl Trainer {
         };
         fields().map_err(refuse)
     }
-}
-
-/// An activation's code in a checkpoint: the code a net file gives it.
-fn activation_code(a: Activation) -> u8 {
-    match a {
-        Activation::CReLU => 0,
-        Activation::SCReLU => 1,
-    }
-}
-
-/// The activation of a checkpoint's code; `None` for a code that names none.
-fn activation_from_code(code: u8) -> Option<Activation> {
-    [Activation::CReLU, Activation::SCReLU]
-        .into_iter()
-        .find(|&a| activation_code(a) == code)
 }
 
 /// The loss curve as an SVG picture: training and validation loss by epoch.

@@ -161,7 +161,7 @@ impl NativeEngine {
             ("hce", None) => Evaluation::Hce,
             ("net", None) => Evaluation::builtin_net(),
             ("net", Some(path)) => Evaluation::Net(Arc::new(
-                Network::load(&path).map_err(|e| PyValueError::new_err(e.0))?,
+                Network::load(&path).map_err(|e| PyValueError::new_err(e.to_string()))?,
             )),
             ("hce", Some(_)) => return Err(PyValueError::new_err("net needs eval='net'")),
             (other, _) => {
@@ -304,7 +304,7 @@ fn net_of(path: Option<&str>) -> PyResult<Arc<Network>> {
         None => Ok(Network::default_net()),
         Some(p) => Network::load(p)
             .map(Arc::new)
-            .map_err(|e| PyValueError::new_err(e.0)),
+            .map_err(|e| PyValueError::new_err(e.to_string())),
     }
 }
 

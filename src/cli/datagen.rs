@@ -91,9 +91,7 @@ pub fn evaluation(eval: &str, net: Option<&str>) -> Result<Evaluation, Error> {
         ("hce", None) => Ok(Evaluation::Hce),
         ("hce", Some(_)) => Err(Error::Invalid("--net needs --eval net".into())),
         ("net", None) => Ok(Evaluation::builtin_net()),
-        ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(
-            Network::load(path).map_err(|e| Error::Invalid(e.0))?,
-        ))),
+        ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(Network::load(path)?))),
         (other, _) => Err(Error::Invalid(format!(
             "unknown evaluation '{other}' (hce or net)"
         ))),

@@ -9,6 +9,10 @@
 use std::sync::Arc;
 
 use super::{Activation, INPUTS, Layer, MAX_HIDDEN, Network, QA, QB, SCALE, valid_buckets};
+use crate::core::bytes::{Put, Reader, seal, unseal};
+use crate::error::{Error, NetProblem};
+
+pub use crate::core::bytes::checksum;
 
 /// The largest net file read: the widest net the format allows (1,024 neurons, 8 buckets) takes
 /// about 1.6 MB, so a file above this is not a net and is refused before it is read.
@@ -20,36 +24,17 @@ const VERSION: u32 = 2;
 /// The net built into the binary (`nets/default.nnue`).
 static DEFAULT_NET: &[u8] = include_bytes!("../../nets/default.nnue");
 
-/// Why a net file was not loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NetError(pub String);
-
-impl std::fmt::Display for NetError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// FNV-1a, 64 bits: the file's checksum.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 impl Activation {
-    /// The activation's byte in the header.
-    fn code(self) -> u8 {
+    /// The activation's byte in a net file's header (and a training checkpoint's).
+    pub fn code(self) -> u8 {
         match self {
             Activation::CReLU => 0,
             Activation::SCReLU => 1,
         }
     }
 
-    fn from_code(code: u8) -> Option<Activation> {
+    /// The activation a header's byte names; `None` for a code that names none.
+    pub fn from_code(code: u8) -> Option<Activation> {
         match code {
             0 => Some(Activation::CReLU),
             1 => Some(Activation::SCReLU),
@@ -79,7 +64,7 @@ impl Network {
         mut weight: impl FnMut(Layer) -> i16,
         out_bias: Vec<i32>,
         provenance: String,
-    ) -> Result<Network, NetError> {
+    ) -> Result<Network, NetProblem> {
         let mut layer =
             |l: Layer| -> Vec<i16> { (0..l.len(hidden, buckets)).map(|_| weight(l)).collect() };
         let ft_weights = layer(Layer::FtWeights);
@@ -99,59 +84,59 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + 2 * self.ft_weights.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        out.push(self.activation.code());
-        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
-        out.extend_from_slice(&(QA as u16).to_le_bytes());
-        out.extend_from_slice(&(QB as u16).to_le_bytes());
-        out.extend_from_slice(&(SCALE as u32).to_le_bytes());
+        out.put(VERSION);
+        out.put(INPUTS as u32);
+        out.put(self.hidden as u32);
+        out.put(self.activation.code());
+        out.put(self.buckets as u32);
+        out.put(QA as u16);
+        out.put(QB as u16);
+        out.put(SCALE as u32);
         let prov = self.provenance.as_bytes();
-        out.extend_from_slice(&(prov.len() as u32).to_le_bytes());
+        out.put(prov.len() as u32);
         out.extend_from_slice(prov);
-        for w in self
+        for &w in self
             .ft_weights
             .iter()
             .chain(self.ft_bias.iter())
             .chain(self.out_weights.iter())
         {
-            out.extend_from_slice(&w.to_le_bytes());
+            out.put(w);
         }
-        for b in self.out_bias.iter() {
-            out.extend_from_slice(&b.to_le_bytes());
+        for &b in self.out_bias.iter() {
+            out.put(b);
         }
-        let sum = checksum(&out);
-        out.extend_from_slice(&sum.to_le_bytes());
+        seal(&mut out);
         out
     }
 
     /// Reads a net file, checking everything: a file that is not a net, of another version or
     /// architecture, cut short or damaged is an error that says which.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let err = |s: &str| Err(NetError(s.to_string()));
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetProblem> {
         if bytes.len() < 4 || &bytes[..4] != MAGIC {
-            return err("not a Rookery net file (no RKNN header)");
+            return Err(NetProblem::NotANet);
         }
-        let mut r = Reader { bytes, at: 4 };
-        let short = || NetError("the net file is cut short".to_string());
-        let version = r.u32().ok_or_else(short)?;
+        let short = |_| NetProblem::CutShort;
+        let mut r = Reader::new(bytes);
+        r.take(4, "the magic").map_err(short)?;
+        let version: u32 = r.read("the version").map_err(short)?;
         if version != 1 && version != VERSION {
-            return Err(NetError(format!(
-                "net file version {version}, this build reads versions 1 to {VERSION}"
-            )));
+            return Err(NetProblem::Version {
+                found: version,
+                newest: VERSION,
+            });
         }
-        let inputs = r.u32().ok_or_else(short)? as usize;
-        let hidden = r.u32().ok_or_else(short)? as usize;
-        let activation = r.u8().ok_or_else(short)?;
+        let inputs = r.read::<u32>("the inputs").map_err(short)? as usize;
+        let hidden = r.read::<u32>("the hidden size").map_err(short)? as usize;
+        let activation: u8 = r.read("the activation").map_err(short)?;
         let buckets = if version >= 2 {
-            r.u32().ok_or_else(short)? as usize
+            r.read::<u32>("the buckets").map_err(short)? as usize
         } else {
             1
         };
-        let qa = r.u16().ok_or_else(short)?;
-        let qb = r.u16().ok_or_else(short)?;
-        let scale = r.u32().ok_or_else(short)?;
+        let qa: u16 = r.read("QA").map_err(short)?;
+        let qb: u16 = r.read("QB").map_err(short)?;
+        let scale: u32 = r.read("the scale").map_err(short)?;
         if inputs != INPUTS
             || hidden == 0
             || hidden > MAX_HIDDEN
@@ -160,81 +145,57 @@ impl Network {
             || i32::from(qb) != QB
             || scale as i32 != SCALE
         {
-            return Err(NetError(format!(
-                "unsupported architecture: {inputs} inputs, {hidden} hidden, {buckets} output buckets, QA {qa}, QB {qb}, scale {scale} \
-                 (this build reads {INPUTS} inputs, 1 to {MAX_HIDDEN} hidden, 1, 2, 4 or 8 buckets, QA {QA}, QB {QB}, scale {SCALE})"
-            )));
+            return Err(NetProblem::Architecture {
+                found: format!(
+                    "{inputs} inputs, {hidden} hidden, {buckets} output buckets, QA {qa}, QB {qb}, scale {scale}"
+                ),
+                supported: format!(
+                    "{INPUTS} inputs, 1 to {MAX_HIDDEN} hidden, 1, 2, 4 or 8 buckets, QA {QA}, QB {QB}, scale {SCALE}"
+                ),
+            });
         }
-        let activation = Activation::from_code(activation)
-            .ok_or_else(|| NetError(format!("unknown activation code {activation}")))?;
-        let prov_len = r.u32().ok_or_else(short)? as usize;
+        let activation =
+            Activation::from_code(activation).ok_or(NetProblem::Activation(activation))?;
+        let prov_len = r.read::<u32>("the provenance's length").map_err(short)? as usize;
+        let header = r.position();
         let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
-        let expected = r.at + prov_len + 2 * weights + 4 * buckets + 8;
+        let expected = header + prov_len + 2 * weights + 4 * buckets + 8;
         if prov_len > bytes.len() || bytes.len() < expected {
-            return Err(short());
+            return Err(NetProblem::CutShort);
         }
         if bytes.len() > expected {
-            return err("the net file has bytes after its end");
+            return Err(NetProblem::TrailingBytes);
         }
-        let body = &bytes[..expected - 8];
-        let stored = u64::from_le_bytes(bytes[expected - 8..].try_into().unwrap());
-        if checksum(body) != stored {
-            return err("the net file's checksum does not match (damaged)");
-        }
-        let provenance = String::from_utf8_lossy(&bytes[r.at..r.at + prov_len]).into_owned();
-        r.at += prov_len;
+        let body = unseal(bytes).ok_or(NetProblem::Damaged)?;
+        let mut r = Reader::new(body);
+        r.take(header, "the header").map_err(short)?;
+        let provenance =
+            String::from_utf8_lossy(r.take(prov_len, "the provenance").map_err(short)?)
+                .into_owned();
+        let ft_and_out = r.read_n::<i16>(weights, "the weights").map_err(short)?;
         // The output biases close the body, after the 16-bit layers.
-        let mut biases = Reader {
-            bytes: body,
-            at: body.len() - 4 * buckets,
-        };
-        let out_bias = (0..buckets)
-            .map(|_| biases.i32().ok_or_else(short))
-            .collect::<Result<Vec<i32>, NetError>>()?;
+        let out_bias = r
+            .read_n::<i32>(buckets, "the output biases")
+            .map_err(short)?;
+        let mut w = ft_and_out.into_iter();
         Network::from_weights(
             activation,
             hidden,
             buckets,
-            |_| r.i16().unwrap(),
+            |_| w.next().unwrap_or_default(),
             out_bias,
             provenance,
         )
     }
 
     /// Reads a net file from disk.
-    pub fn load(path: &str) -> Result<Network, NetError> {
+    pub fn load(path: &str) -> Result<Network, Error> {
         let bytes = crate::core::memory::read_file(std::path::Path::new(path), MAX_NET_FILE)
-            .map_err(|e| NetError(format!("{path}: {e}")))?;
-        Network::from_bytes(&bytes).map_err(|e| NetError(format!("{path}: {e}")))
-    }
-}
-
-/// A little-endian reader over a byte slice.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let b = self.bytes.get(self.at..self.at + N)?;
-        self.at += N;
-        b.try_into().ok()
-    }
-    fn u8(&mut self) -> Option<u8> {
-        self.take::<1>().map(|b| b[0])
-    }
-    fn u16(&mut self) -> Option<u16> {
-        self.take().map(u16::from_le_bytes)
-    }
-    fn u32(&mut self) -> Option<u32> {
-        self.take().map(u32::from_le_bytes)
-    }
-    fn i16(&mut self) -> Option<i16> {
-        self.take().map(i16::from_le_bytes)
-    }
-    fn i32(&mut self) -> Option<i32> {
-        self.take().map(i32::from_le_bytes)
+            .map_err(|e| Error::io(path, e))?;
+        Network::from_bytes(&bytes).map_err(|problem| Error::Net {
+            path: path.to_string(),
+            problem,
+        })
     }
 }
 
@@ -271,7 +232,7 @@ mod tests {
         assert!(
             Network::from_bytes(&odd)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("architecture")
         );
         assert!(
@@ -284,7 +245,7 @@ mod tests {
                 String::new()
             )
             .unwrap_err()
-            .0
+            .to_string()
             .contains("buckets")
         );
         for w in [MAX_OUT_WEIGHT + 1, i16::MIN] {
@@ -300,7 +261,7 @@ mod tests {
                     String::new()
                 )
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("output weight")
             );
         }
@@ -311,7 +272,7 @@ mod tests {
         let net = random_net(16, Activation::SCReLU);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
-        let e = |b: &[u8]| Network::from_bytes(b).unwrap_err().0;
+        let e = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
         assert!(e(&bytes[..bytes.len() - 3]).contains("cut short"));
         assert!(e(b"hello").contains("not a Rookery net"));
         let mut damaged = bytes.clone();

@@ -27,9 +27,11 @@ mod format;
 mod kernels;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
-pub use format::{MAX_NET_FILE, NetError, checksum};
+pub use format::{MAX_NET_FILE, checksum};
 
 use shakmaty::{Color, Piece, Role, Square};
+
+use crate::error::NetProblem;
 
 /// Inputs a perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -141,27 +143,29 @@ impl Network {
         out_weights: Vec<i16>,
         out_bias: Vec<i32>,
         provenance: String,
-    ) -> Result<Network, NetError> {
+    ) -> Result<Network, NetProblem> {
         let hidden = ft_bias.len();
         if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(NetError(format!(
+            return Err(NetProblem::Weights(format!(
                 "a hidden layer of {hidden} (1 to {MAX_HIDDEN} supported)"
             )));
         }
         let buckets = out_bias.len();
         if !valid_buckets(buckets) {
-            return Err(NetError(format!(
+            return Err(NetProblem::Weights(format!(
                 "{buckets} output buckets (1, 2, 4 or 8 supported)"
             )));
         }
         if ft_weights.len() != INPUTS * hidden || out_weights.len() != 2 * hidden * buckets {
-            return Err(NetError("the weights do not fit the architecture".into()));
+            return Err(NetProblem::Weights(
+                "the weights do not fit the architecture".into(),
+            ));
         }
         if let Some(w) = out_weights
             .iter()
             .find(|w| w.unsigned_abs() > MAX_OUT_WEIGHT as u16)
         {
-            return Err(NetError(format!(
+            return Err(NetProblem::Weights(format!(
                 "an output weight of {w} (at most {MAX_OUT_WEIGHT} either way)"
             )));
         }
