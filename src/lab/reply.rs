@@ -72,7 +72,7 @@ pub fn parse_body<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiErr
     serde_json::from_slice(body).map_err(|e| ApiError::bad(format!("bad request body: {e}")))
 }
 
-/// `value` when it lies in `range`; else the 400 "WHAT must be LOW to HIGH[UNIT], got VALUE".
+/// `value` when it lies in `range`; else the 400 "WHAT must be LOW to HIGH\[UNIT\], got VALUE".
 pub fn bounded<T: PartialOrd + Display>(
     what: &str,
     value: T,
