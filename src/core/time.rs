@@ -1,6 +1,7 @@
 //! Time management, one policy for every engine: from the limits, a soft target (don't start
 //! another iteration past it) and a hard limit (stop in the middle of one) for this move. The
-//! clock starts when the request arrived (`Limits::start`, stamped at UCI `go`). The soft target
+//! clock starts when the request arrived (`Limits::start`, stamped at UCI `go`). Both shrink as
+//! the clock nears a reserve that is never spent (`allocate`). The soft target
 //! stretches when the best move keeps changing and shrinks when it is stable; the strong engine
 //! also scales it by the best move's share of the search (`effort_factor`) and by the fall of its
 //! score (`fall_factor`). While pondering neither applies; after a ponderhit both count from that
@@ -12,6 +13,11 @@ use std::time::{Duration, Instant};
 
 use crate::core::Limits;
 use crate::core::params::{self, hundredths};
+
+/// Milliseconds of clock above the reserve in which the engine spends less the lower it is: room
+/// for what the engine cannot see coming, a client or pipe that stalls for 100-200 ms, which the
+/// client's clock (from writing `go` to reading `bestmove`) charges to the engine.
+const CUSHION_MS: i64 = 500;
 
 #[derive(Debug)]
 pub struct TimeManager {
@@ -91,11 +97,18 @@ impl TimeManager {
         let hard = (soft * i64::from(params::tm_hard_ratio()) / 100)
             .min(cap)
             .min(above.max(below))
-            .max(1) as u64;
-        let soft = (soft.max(1) as u64).min(hard);
+            .max(1);
+        // In the cushion above the reserve, both shrink in proportion to how deep the clock is
+        // into it, the hard limit down to a quarter of the allowance at the reserve: a clock
+        // that something outside the engine keeps draining (a client that stalls, whose clock
+        // charges the stall to the engine) settles inside the cushion, a stall or two above the
+        // reserve, instead of at the reserve, one stall away from a flag.
+        let depth = (remaining - reserve).clamp(0, CUSHION_MS);
+        let hard = hard.min((hard * depth / CUSHION_MS).max(below / 4)).max(1);
+        let soft = (soft * depth / CUSHION_MS).max(1).min(hard);
         (
-            Some(Duration::from_millis(soft)),
-            Some(Duration::from_millis(hard)),
+            Some(Duration::from_millis(soft as u64)),
+            Some(Duration::from_millis(hard as u64)),
         )
     }
 
@@ -249,14 +262,41 @@ mod tests {
         let (soft, _) = TimeManager::allocate(&clock(60_000, 1000, None));
         assert!(soft.unwrap() >= Duration::from_millis(2000));
         // A low clock with an increment spends less than the increment less the overhead, so
-        // it grows back; at the reserve (200 ms here) plus the increment it spends about that.
+        // it grows back.
         for ms in [30, 60, 100] {
             let (soft, _) = TimeManager::allocate(&clock(ms, 10, None));
             assert!(soft.unwrap() < Duration::from_millis(5), "{ms}: {soft:?}");
         }
-        let (soft, _) = TimeManager::allocate(&clock(250, 50, None));
-        let spent = soft.unwrap().as_millis() as i64 + 10;
-        assert!((spent - 50).abs() <= 3, "{spent}");
+        // In the cushion above the reserve (200 ms here, the cushion 500 ms above it) a move
+        // spends less than the increment brings, the less the deeper; above it, more.
+        let mut last = Duration::ZERO;
+        for ms in [250, 300, 400, 500] {
+            let (soft, _) = TimeManager::allocate(&clock(ms, 50, None));
+            let soft = soft.unwrap();
+            assert!(soft + Duration::from_millis(10) < Duration::from_millis(50), "{ms}: {soft:?}");
+            assert!(soft > last, "{ms}: {soft:?}");
+            last = soft;
+        }
+        let (soft, _) = TimeManager::allocate(&clock(900, 50, None));
+        assert!(soft.unwrap() > Duration::from_millis(60), "{soft:?}");
+    }
+
+    /// A client that stalls on every fifth move, 150 ms charged to the engine as a client's
+    /// clock charges it, at 5 s + 0.05 s, with each move taking its whole hard limit plus the
+    /// overhead (the worst a search can do within its limits): the clock never gets near zero.
+    /// Without the cushion it drained to the reserve, where a stall took it 81 ms below zero.
+    #[test]
+    fn the_cushion_absorbs_a_stalling_client() {
+        let mut left: i64 = 5_000;
+        let mut least = left;
+        for mv in 1..=300 {
+            let (_, hard) = TimeManager::allocate(&clock(left as u64, 50, None));
+            let stall = if mv % 5 == 0 { 150 } else { 0 };
+            left -= hard.unwrap().as_millis() as i64 + 10 + stall;
+            least = least.min(left);
+            left += 50;
+        }
+        assert!(least > 100, "least {least} ms");
     }
 
     /// Each move takes its whole hard limit plus the overhead, and the increment comes back:
