@@ -273,7 +273,10 @@ mod tests {
         for ms in [250, 300, 400, 500] {
             let (soft, _) = TimeManager::allocate(&clock(ms, 50, None));
             let soft = soft.unwrap();
-            assert!(soft + Duration::from_millis(10) < Duration::from_millis(50), "{ms}: {soft:?}");
+            assert!(
+                soft + Duration::from_millis(10) < Duration::from_millis(50),
+                "{ms}: {soft:?}"
+            );
             assert!(soft > last, "{ms}: {soft:?}");
             last = soft;
         }
