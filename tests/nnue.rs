@@ -347,6 +347,227 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// Five games as fastchess and OpenBench write them: fastchess's full comments with book moves, a
+/// mate score and a mating capture; a game from a FEN with checks, a promotion and Black's
+/// scores; a game with an illegal move; an unfinished one; OpenBench's compact form (no move
+/// numbers, `{unknown}` where it lost the comment).
+const ENGINE_GAMES: &str = r#"[Event "Fastchess Tournament"]
+[Site "?"]
+[Date "2026.11.26"]
+[Round "1"]
+[White "rookery-dev"]
+[Black "rookery-base"]
+[Result "1-0"]
+[GameDuration "00:00:01"]
+[PlyCount "7"]
+[Termination "normal"]
+[TimeControl "10+0.1"]
+[ECO "C20"]
+
+1. e4 {book} e5 {book} 2. Qh5 {+0.31/12 0.102s, tl=9.898s, latency=0.002s}
+Nc6 {-0.45/11 0.095s, tl=9.905s} 3. Bc4 {+0.80/13 0.110s, tl=9.790s}
+Nf6 {-M2/18 0.020s, tl=9.885s} 4. Qxf7# {+M1/245 0.001s, tl=9.789s, White mates} 1-0
+
+[Event "Fastchess Tournament"]
+[Site "?"]
+[Date "2026.11.26"]
+[Round "2"]
+[White "rookery-dev"]
+[Black "rookery-base"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "4k3/1P6/8/8/8/8/4P3/R3K3 w Q - 0 30"]
+[Termination "adjudication"]
+
+30. b8=Q+ {+9.50/18 0.101s, tl=9.899s} Kd7 {-9.60/17 0.099s, tl=9.901s}
+31. Qb7+ {+9.70/19 0.100s, tl=9.799s} Ke6 {-9.80/18 0.098s, tl=9.803s}
+32. e4 {+10.00/20 0.102s, tl=9.697s}
+Kf6 {-10.10/19 0.097s, tl=9.706s, White wins by adjudication} 1-0
+
+[Event "Fastchess Tournament"]
+[Round "3"]
+[Result "0-1"]
+
+1. e4 {book} e5 {book} 2. Ke3 {+0.10/3 0.010s, tl=9.990s} 0-1
+
+[Event "Fastchess Tournament"]
+[Round "4"]
+[Result "*"]
+
+1. d4 {book} d5 {book} 2. c4 {+0.25/10 0.050s, tl=9.950s} *
+
+[Event "OpenBench"]
+[Site "?"]
+[Date "2026.11.26"]
+[Round "5"]
+[White "Rookery"]
+[Black "Rookery"]
+[Result "0-1"]
+[TimeControl "N=5000"]
+[ScaleFactor "1.0"]
+
+f3 {book} e5 {+0.20/10} g4 {unknown} Qh4# {+M1/1, line=info string pgncomment x} 0-1
+"#;
+
+#[test]
+fn engine_games_in_pgn_become_records_that_train_a_net() {
+    use rookery::core::game::parse_fen;
+    use rookery::data::Record;
+    let pgn = temp("games.pgn");
+    std::fs::write(&pgn, ENGINE_GAMES).unwrap();
+    let out = temp("imported.bin");
+    let o = rookery(&["data", "import", &pgn, "--out", &out]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        common::cli::stdout(&o),
+        format!(
+            "games: 5 read, 3 used, 1 without a result, 1 bad\n\
+             positions: 7 written to {out}\n\
+             left out: 4 without a score (book moves), 0 before ply 0, 2 in check, \
+             2 captures or promotions, 2 with |score| >= 5000\n"
+        )
+    );
+    // The bad game is named, once, and left out.
+    assert_eq!(
+        common::cli::stderr(&o),
+        format!("warning: {pgn}: game 3: move 'Ke3': illegal in this position, ply 3; left out\n")
+    );
+    // Each record is the position before the move, the mover's score, the mover's result.
+    let records = rookery::data::store::load(&out).unwrap();
+    let before = |fen: &str, score, white| Record::new(&parse_fen(fen).unwrap(), score, white);
+    let expected = [
+        before(
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            31,
+            1.0,
+        ),
+        before(
+            "rnbqkbnr/pppp1ppp/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
+            -45,
+            1.0,
+        ),
+        before(
+            "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3",
+            80,
+            1.0,
+        ),
+        before("1Q6/3k4/8/8/8/8/4P3/R3K3 w Q - 1 31", 970, 1.0),
+        before("8/1Q6/4k3/8/8/8/4P3/R3K3 w Q - 3 32", 1000, 1.0),
+        before("8/1Q6/4k3/8/4P3/8/8/R3K3 b Q - 0 32", -1010, 1.0),
+        before(
+            "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
+            20,
+            0.0,
+        ),
+    ];
+    assert_eq!(records, expected);
+    // The signs, written out: White's and Black's scores and results as each side sees them.
+    let labels: Vec<(i16, u8)> = records.iter().map(|r| (r.score, r.result)).collect();
+    assert_eq!(
+        labels,
+        [
+            (31, 2),
+            (-45, 0),
+            (80, 2),
+            (970, 2),
+            (1000, 2),
+            (-1010, 0),
+            (20, 2)
+        ]
+    );
+    // The options: later plies only; or every scored move, mates, checks and captures included.
+    let late = temp("late.bin");
+    let o = rookery(&["data", "import", &pgn, "--out", &late, "--min-ply", "3"]);
+    assert!(
+        text(&o).contains("positions: 4 written") && text(&o).contains("5 before ply 3"),
+        "{}",
+        text(&o)
+    );
+    let all = temp("all.bin");
+    let o = rookery(&[
+        "data",
+        "import",
+        &pgn,
+        &pgn,
+        "--out",
+        &all,
+        "--keep-checks",
+        "--keep-noisy",
+        "--max-score",
+        "32767",
+    ]);
+    assert!(text(&o).contains("games: 10 read, 6 used"), "{}", text(&o));
+    assert!(text(&o).contains("positions: 26 written"), "{}", text(&o));
+    let every = rookery::data::store::load(&all).unwrap();
+    let mates: Vec<i16> = every[..13]
+        .iter()
+        .filter(|r| r.score.unsigned_abs() > 20_000)
+        .map(|r| r.score)
+        .collect();
+    assert_eq!(
+        mates,
+        [-29_998, 29_999, 29_999],
+        "mated in 2, mates in 1, twice"
+    );
+
+    // The data tools and the trainer read it as they read converted EPD.
+    let o = rookery(&["data", "stats", &out]);
+    assert!(
+        o.status.success() && text(&o).contains("positions: 7\n"),
+        "{}",
+        text(&o)
+    );
+    assert!(text(&o).contains("win 5 (71.4%)"), "{}", text(&o));
+    let net = temp("imported.nnue");
+    let o = rookery(&[
+        "train",
+        "--data",
+        &out,
+        "--out",
+        &net,
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("epoch 1/1"), "{}", text(&o));
+    assert!(Network::load(&net).is_ok());
+
+    // Bad input: one line, exit 2, nothing written.
+    let bad = |name: &str, bytes: &[u8]| {
+        let path = temp(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    };
+    let only_illegal = bad("illegal.pgn", b"[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    for (file, says) in [
+        (temp("missing.pgn"), "missing.pgn"),
+        (bad("empty.pgn", b""), "no games in it"),
+        (
+            bad("prose.pgn", b"Dear reader,\nthis is a letter.\n"),
+            "game 1: move 'Dear'",
+        ),
+        (only_illegal, "game 1: move 'Ke3': illegal in this position"),
+        (
+            bad("binary.pgn", &[0x52, 0x4b, 0, 1, 2, 0xff]),
+            "binary.pgn",
+        ),
+    ] {
+        let nothing = temp("nothing.bin");
+        let o = rookery(&["data", "import", &pgn, &file, "--out", &nothing]);
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", text(&o));
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(says), "{err}");
+        assert!(!Path::new(&nothing).exists(), "{file}");
+    }
+}
+
 #[test]
 fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
     let cut = temp("cut.nnue");

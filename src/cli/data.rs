@@ -1,5 +1,5 @@
 //! `rookery data`: look at and prepare training data (32-byte records, see `data`): statistics,
-//! conversion from EPD, shuffling, removing duplicates, a validation split, concatenation, and
+//! conversion from EPD, import of engine games from PGN (fastchess's, OpenBench's), shuffling, removing duplicates, a validation split, concatenation, and
 //! packing a data set as its game logs (`data::games`) and back.
 
 use std::collections::HashSet;
@@ -9,6 +9,7 @@ use clap::Subcommand;
 
 use crate::core::Rng;
 use crate::data::Record;
+use crate::data::import::{ImportCounts, ImportOptions, import_pgn};
 use crate::data::store;
 use crate::datagen::parse_sample;
 use crate::error::Error;
@@ -26,6 +27,31 @@ pub enum DataCommand {
         from: String,
         #[arg(long, value_name = "FILE")]
         out: String,
+    },
+    /// Engine games in PGN (fastchess's, OpenBench's) to records: each move whose comment
+    /// starts with the mover's score (`{+0.33/14 0.080s}`) gives the position before it, with
+    /// that score and the game's result
+    Import {
+        /// PGN files
+        #[arg(required = true, num_args = 1..)]
+        files: Vec<String>,
+        /// The file of records to write (all files' games in one)
+        #[arg(long, value_name = "FILE")]
+        out: String,
+        /// Leave out the positions before this ply of each game (0: its start position)
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        min_ply: usize,
+        /// Leave out positions scored this much or more either way (mates are 30,000 less
+        /// their plies); above 30,000 keeps them all
+        #[arg(long, default_value_t = crate::datagen::DECIDED, value_name = "CP",
+              value_parser = clap::value_parser!(i32).range(1..=32_767))]
+        max_score: i32,
+        /// Keep positions whose side to move is in check
+        #[arg(long)]
+        keep_checks: bool,
+        /// Keep positions whose move captures or promotes
+        #[arg(long)]
+        keep_noisy: bool,
     },
     /// All the positions of several data sets, in order, as one file
     Cat {
@@ -111,6 +137,24 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
                     String::new()
                 }
             );
+        }
+        DataCommand::Import {
+            files,
+            out,
+            min_ply,
+            max_score,
+            keep_checks,
+            keep_noisy,
+        } => {
+            let opts = ImportOptions {
+                keep_checks,
+                keep_noisy,
+                min_ply,
+                max_score,
+            };
+            let (records, counts) = import(&files, &opts)?;
+            store::save(&out, &records)?;
+            print!("{}", counts.summary(&out, &opts));
         }
         DataCommand::Cat { paths, out } => {
             let records = crate::train::load_all(&paths)?;
@@ -230,6 +274,62 @@ pub fn dedup(records: Vec<Record>) -> Vec<Record> {
         .into_iter()
         .filter(|r| seen.insert((r.occ, r.pcs)))
         .collect()
+}
+
+/// Bad games named on standard error, at most; the rest are only counted.
+const BAD_GAMES_NAMED: u64 = 10;
+
+/// The records of the games of PGN `files` (see `data::import`), all read before anything is
+/// written. A file that cannot be read, holds no game, or none that can be replayed is an error;
+/// a bad game among good ones is named on standard error (the first few), counted and left out.
+pub fn import(
+    files: &[String],
+    opts: &ImportOptions,
+) -> Result<(Vec<Record>, ImportCounts), Error> {
+    let mut records = Vec::new();
+    let mut counts = ImportCounts::default();
+    let mut warnings = Vec::new();
+    for file in files {
+        let text = crate::core::memory::read_text(file.as_ref(), crate::core::memory::MAX_INPUT)
+            .map_err(|e| Error::io(file, e))?;
+        let before = counts.clone();
+        let mut problems = Vec::new();
+        import_pgn(&text, opts, &mut counts, &mut records, |game, problem| {
+            if problems.len() < BAD_GAMES_NAMED as usize {
+                problems.push(format!("game {game}: {problem}"));
+            }
+        });
+        let games = counts.games - before.games;
+        if games == 0 {
+            return Err(Error::Invalid(format!(
+                "{file}: no games in it (not a PGN?)"
+            )));
+        }
+        if counts.bad - before.bad == games {
+            return Err(Error::Invalid(format!(
+                "{file}: no game in it can be replayed (not a PGN of legal games?): {}",
+                problems[0]
+            )));
+        }
+        let room = BAD_GAMES_NAMED.saturating_sub(before.bad) as usize;
+        warnings.extend(
+            problems
+                .iter()
+                .take(room)
+                .map(|p| format!("warning: {file}: {p}; left out")),
+        );
+    }
+    // Said once every file has been read: an error in a later file stays the only line.
+    for w in &warnings {
+        eprintln!("{w}");
+    }
+    if counts.bad > BAD_GAMES_NAMED {
+        eprintln!(
+            "warning: {} more bad games left out, counted below",
+            counts.bad - BAD_GAMES_NAMED
+        );
+    }
+    Ok((records, counts))
 }
 
 /// Records from labelled EPD text; lines without a score are counted and left out.

@@ -1,17 +1,20 @@
 //! PGN, read and written in one place. Reading: enough to replay the main line of each game of a
-//! file, for building books and reading openings (comments, variations, NAGs, move numbers and
-//! annotation marks are skipped; tags are kept). Writing: the seven-tag roster plus what engine
-//! users expect (Termination, the seed, FEN/SetUp for games that do not start from the initial
-//! position), and movetext built move by move (`Movetext`: move numbers, comments, NAGs,
-//! variations), so a game record and an annotated review are written by the same code.
+//! file, for building books, reading openings and importing engine games (variations, NAGs, move
+//! numbers and annotation marks are skipped; tags are kept, and so is the comment after each
+//! main-line move, which `engine_score` reads as fastchess writes it). Writing: the seven-tag
+//! roster plus what engine users expect (Termination, the seed, FEN/SetUp for games that do not
+//! start from the initial position), and movetext built move by move (`Movetext`: move numbers,
+//! comments, NAGs, variations), so a game record and an annotated review are written by the same
+//! code.
 
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::Game;
 use crate::core::game::{fen_of, parse_fen, parse_move};
+use crate::core::score::{MATE, MATE_BOUND};
 use crate::error::Error;
 
-/// One game: its tags and main-line moves.
+/// One game: its tags, main-line moves and the comment after each move.
 #[derive(Clone, Debug, Default)]
 pub struct PgnGame {
     pub tags: Vec<(String, String)>,
@@ -19,6 +22,11 @@ pub struct PgnGame {
     pub moves: Vec<Move>,
     /// The first problem met while replaying moves, if any (the moves before it are kept).
     pub error: Option<String>,
+    /// The main line's comments, one after another; move `i`'s is `comments[a..b]` with
+    /// `(a, b) = comment_spans[i]` (empty when it has none). Two allocations a game, not one a
+    /// comment.
+    comments: String,
+    comment_spans: Vec<(usize, usize)>,
 }
 
 impl PgnGame {
@@ -28,37 +36,104 @@ impl PgnGame {
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+
+    /// The comment after main-line move `i` (from the game's start, 0 first), trimmed; several
+    /// comments after one move are joined by a space. `None` when the move has none.
+    pub fn comment(&self, i: usize) -> Option<&str> {
+        let &(a, b) = self.comment_spans.get(i)?;
+        (b > a).then(|| &self.comments[a..b])
+    }
+
+    fn push_move(&mut self, m: Move) {
+        self.moves.push(m);
+        let end = self.comments.len();
+        self.comment_spans.push((end, end));
+    }
+
+    /// Adds `text` to the comment of the last move (a comment before the first move is the
+    /// game's, not a move's, and is dropped).
+    fn push_comment(&mut self, text: &str) {
+        let text = text.trim();
+        let Some(span) = self.comment_spans.last_mut() else {
+            return;
+        };
+        if text.is_empty() {
+            return;
+        }
+        if span.1 > span.0 {
+            self.comments.push(' ');
+        } else {
+            span.0 = self.comments.len();
+        }
+        self.comments.push_str(text);
+        span.1 = self.comments.len();
+    }
 }
 
 /// Splits PGN text into games and replays each game's main line.
 pub fn read_games(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut movetext = String::new();
-    let mut in_movetext = false;
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('[') && !in_movetext_open(&movetext) {
-            if in_movetext {
-                games.push(finish(std::mem::take(&mut tags), &movetext));
-                movetext.clear();
-                in_movetext = false;
+    games(text).collect()
+}
+
+/// The games of PGN text, one at a time: a large file's games need not all be held at once.
+pub fn games(text: &str) -> Games<'_> {
+    Games {
+        lines: text.lines(),
+        tags: Vec::new(),
+        movetext: String::new(),
+        in_movetext: false,
+    }
+}
+
+/// The iterator `games` returns.
+pub struct Games<'a> {
+    lines: std::str::Lines<'a>,
+    tags: Vec<(String, String)>,
+    movetext: String,
+    in_movetext: bool,
+}
+
+impl Games<'_> {
+    fn take_game(&mut self) -> PgnGame {
+        let game = finish(std::mem::take(&mut self.tags), &self.movetext);
+        self.movetext.clear();
+        self.in_movetext = false;
+        game
+    }
+}
+
+impl Iterator for Games<'_> {
+    type Item = PgnGame;
+
+    fn next(&mut self) -> Option<PgnGame> {
+        for line in self.lines.by_ref() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') && !in_movetext_open(&self.movetext) {
+                // The fields one by one: `self.lines` is borrowed by the loop.
+                let done = if self.in_movetext {
+                    let game = finish(std::mem::take(&mut self.tags), &self.movetext);
+                    self.movetext.clear();
+                    self.in_movetext = false;
+                    Some(game)
+                } else {
+                    None
+                };
+                if let Some(tag) = parse_tag(trimmed) {
+                    self.tags.push(tag);
+                }
+                if done.is_some() {
+                    return done;
+                }
+            } else if trimmed.starts_with('%') {
+                // Escape line: ignored by the PGN standard.
+            } else if !trimmed.is_empty() {
+                self.in_movetext = true;
+                self.movetext.push_str(line);
+                self.movetext.push('\n');
             }
-            if let Some(tag) = parse_tag(trimmed) {
-                tags.push(tag);
-            }
-        } else if trimmed.starts_with('%') {
-            // Escape line: ignored by the PGN standard.
-        } else if !trimmed.is_empty() {
-            in_movetext = true;
-            movetext.push_str(line);
-            movetext.push('\n');
         }
+        (self.in_movetext || !self.tags.is_empty()).then(|| self.take_game())
     }
-    if in_movetext || !tags.is_empty() {
-        games.push(finish(tags, &movetext));
-    }
-    games
 }
 
 /// True while a brace comment is open in the movetext read so far (a `[` inside it is no tag).
@@ -89,70 +164,86 @@ fn finish(tags: Vec<(String, String)>, movetext: &str) -> PgnGame {
     }
     let mut pos = game.start.clone();
     for token in main_line_tokens(movetext) {
-        match parse_move(&pos, &token) {
-            Ok(m) => {
-                pos.play_unchecked(m);
-                game.moves.push(m);
-            }
-            Err(e) => {
-                game.error = Some(e.to_string());
-                break;
-            }
+        match token {
+            Token::Comment(text) => game.push_comment(text),
+            Token::Move(san) => match parse_move(&pos, san) {
+                Ok(m) => {
+                    pos.play_unchecked(m);
+                    game.push_move(m);
+                }
+                Err(e) => {
+                    game.error = Some(e.to_string());
+                    break;
+                }
+            },
         }
     }
     game
 }
 
-/// The SAN tokens of the main line: no comments, variations, NAGs, numbers or results.
-fn main_line_tokens(movetext: &str) -> Vec<String> {
+/// A piece of the main line: a move's text or a comment's (without its braces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token<'a> {
+    Move(&'a str),
+    Comment(&'a str),
+}
+
+/// The main line's moves (SAN tokens, without numbers, NAGs or the result) and comments, in
+/// order; variations are skipped whole, the comments in them too.
+fn main_line_tokens(movetext: &str) -> Vec<Token<'_>> {
     let mut tokens = Vec::new();
     let mut depth = 0usize; // nesting of ( ) variations
-    let mut chars = movetext.chars().peekable();
-    let mut word = String::new();
-    let flush = |word: &mut String, depth: usize, tokens: &mut Vec<String>| {
-        if depth == 0
-            && !word.is_empty()
-            && let Some(t) = clean_token(word)
+    let bytes = movetext.as_bytes();
+    let mut word: Option<usize> = None; // where the word being read starts
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let delimiter = matches!(c, b'{' | b';' | b'(' | b')') || c.is_ascii_whitespace();
+        if !delimiter {
+            word.get_or_insert(i);
+            i += 1;
+            continue;
+        }
+        if let Some(start) = word.take()
+            && depth == 0
+            && let Some(t) = clean_token(&movetext[start..i])
         {
-            tokens.push(t);
+            tokens.push(Token::Move(t));
         }
-        word.clear();
-    };
-    while let Some(c) = chars.next() {
+        // Comments run to their closing brace (`{...}`) or to the end of the line (`; ...`).
+        let comment_end = match c {
+            b'{' => Some(b'}'),
+            b';' => Some(b'\n'),
+            _ => None,
+        };
+        if let Some(close) = comment_end {
+            let end = bytes[i + 1..]
+                .iter()
+                .position(|&b| b == close)
+                .map_or(bytes.len(), |k| i + 1 + k);
+            if depth == 0 {
+                tokens.push(Token::Comment(&movetext[i + 1..end]));
+            }
+            i = end + 1;
+            continue;
+        }
         match c {
-            '{' => {
-                flush(&mut word, depth, &mut tokens);
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
-            }
-            ';' => {
-                flush(&mut word, depth, &mut tokens);
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => {
-                flush(&mut word, depth, &mut tokens);
-                depth += 1;
-            }
-            ')' => {
-                flush(&mut word, depth, &mut tokens);
-                depth = depth.saturating_sub(1);
-            }
-            c if c.is_whitespace() => flush(&mut word, depth, &mut tokens),
-            c => word.push(c),
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
         }
+        i += 1;
     }
-    flush(&mut word, depth, &mut tokens);
+    if let Some(start) = word
+        && depth == 0
+        && let Some(t) = clean_token(&movetext[start..])
+    {
+        tokens.push(Token::Move(t));
+    }
     tokens
 }
 
-fn clean_token(word: &str) -> Option<String> {
+fn clean_token(word: &str) -> Option<&str> {
     if word.starts_with('$') || matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
         return None;
     }
@@ -164,11 +255,59 @@ fn clean_token(word: &str) -> Option<String> {
         word
     };
     let w = w.trim_end_matches(['!', '?']);
-    if w.is_empty() {
-        None
-    } else {
-        Some(w.to_string())
+    if w.is_empty() { None } else { Some(w) }
+}
+
+/// An engine's score and depth as fastchess writes them at the start of a move's comment (and
+/// so OpenBench, whose PGNs fastchess plays): `{+0.33/14 0.080s, tl=0.940s, ...}`. The score is
+/// the mover's, in pawns (`+0.33`, `-1.20`, `0.00`) or as a mate in plies: `+M3` mates in three
+/// plies, `-M4` is mated in four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineScore {
+    /// Centipawns for the side that made the move; a mate as Rookery's search scores one
+    /// (`MATE - plies`, negated when the mover is mated), at most 1,000 plies away.
+    pub score: i32,
+    pub depth: u32,
+}
+
+/// The engine score a move's comment starts with: `None` for a book move (`{book}`), a comment
+/// without a score (`{unknown}`, `{/12 0.1s}` when the engine gave none, free text) or one that
+/// is not a number.
+pub fn engine_score(comment: &str) -> Option<EngineScore> {
+    let first = comment
+        .trim_start()
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .next()?;
+    let (score, depth) = first.split_once('/')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(depth) {
+        return None;
     }
+    let depth = depth.parse().ok()?;
+    let (negative, magnitude) = match score.as_bytes().first()? {
+        b'+' => (false, &score[1..]),
+        b'-' => (true, &score[1..]),
+        _ => (false, score),
+    };
+    let value = if let Some(plies) = magnitude.strip_prefix('M') {
+        if !digits(plies) {
+            return None;
+        }
+        let plies = plies.parse::<u64>().unwrap_or(u64::MAX);
+        MATE - plies.min((MATE - MATE_BOUND) as u64) as i32
+    } else {
+        let (whole, fraction) = magnitude.split_once('.').unwrap_or((magnitude, "0"));
+        if !digits(whole) || !digits(fraction) {
+            return None;
+        }
+        let pawns: f64 = magnitude.parse().ok()?;
+        // A centipawn score never reads as a mate.
+        (pawns * 100.0).round().min(f64::from(MATE_BOUND - 1)) as i32
+    };
+    Some(EngineScore {
+        score: if negative { -value } else { value },
+        depth,
+    })
 }
 
 /// Reads a PGN file.
@@ -442,6 +581,74 @@ mod tests {
         assert_eq!(games[0].moves.len(), 6, "{:?}", games[0].error);
         assert!(games[0].error.is_none());
         assert_eq!(games[1].moves.len(), 2, "{:?}", games[1].error);
+    }
+
+    #[test]
+    fn each_main_line_move_keeps_its_comment() {
+        let text = "[Result \"*\"]\n\n{a game comment} 1. e4 {+0.33/14 0.080s, tl=0.940s}\n\
+                    e5 (1... c5 {in a variation} 2. Nf3) {first} {second} 2. Nf3 $1 ; to the end\n\
+                    Nc6 3. Bb5 *\n";
+        let g = &read_games(text)[0];
+        assert_eq!(g.moves.len(), 5, "{:?}", g.error);
+        assert_eq!(g.comment(0), Some("+0.33/14 0.080s, tl=0.940s"));
+        assert_eq!(g.comment(1), Some("first second"));
+        assert_eq!(g.comment(2), Some("to the end"));
+        assert_eq!(
+            (g.comment(3), g.comment(4), g.comment(5)),
+            (None, None, None)
+        );
+        // A comment across lines, holding a `[`, stays one comment of one game.
+        let across = read_games("1. d4 {line one\n[not a tag] two} d5 1/2-1/2\n");
+        assert_eq!(across.len(), 1);
+        assert_eq!(across[0].moves.len(), 2);
+        assert_eq!(across[0].comment(0), Some("line one\n[not a tag] two"));
+        // Read one at a time, the games are those read all at once.
+        let two = format!("{text}\n[Result \"1-0\"]\n\n1. f3 e5 1-0\n");
+        let one_by_one: Vec<usize> = games(&two).map(|g| g.moves.len()).collect();
+        assert_eq!(one_by_one, vec![5, 2]);
+    }
+
+    #[test]
+    fn engine_scores_read_as_fastchess_writes_them() {
+        let score = |c: &str| engine_score(c).map(|s| (s.score, s.depth));
+        assert_eq!(score("+0.33/14 0.080s, tl=0.940s"), Some((33, 14)));
+        assert_eq!(score("-1.20/9 0.100s"), Some((-120, 9)));
+        assert_eq!(
+            score("0.00/22 1.002s, latency=0.002s, n=12345, sd=30"),
+            Some((0, 22))
+        );
+        assert_eq!(score("-0.00/3"), Some((0, 3)));
+        assert_eq!(score("+12.5/7, line=\"info string x\""), Some((1250, 7)));
+        // OpenBench's compact form, and a score with no time after it.
+        assert_eq!(score("+0.29/11"), Some((29, 11)));
+        // Mates count plies: +M3 mates in three plies, -M4 is mated in four, -M0 is mated now.
+        assert_eq!(score("+M3/20 0.010s"), Some((MATE - 3, 20)));
+        assert_eq!(score("-M4/18 0.010s, White mates"), Some((-(MATE - 4), 18)));
+        assert_eq!(score("-M0/0 0.000s"), Some((-MATE, 0)));
+        assert!(crate::core::score::is_mate(
+            engine_score("+M99999/1").unwrap().score
+        ));
+        // A huge centipawn score stays below the mates.
+        assert_eq!(score("+1000.00/5"), Some((MATE_BOUND - 1, 5)));
+        for none in [
+            "book",
+            "unknown",
+            "",
+            "/12 0.100s",
+            "ERR/3 0.1s",
+            "+0.33",
+            "+0.33/",
+            "+0.33/x",
+            "+/5",
+            "+M/5",
+            "+1e5/4",
+            "+0.3.3/4",
+            "++0.3/4",
+            "+M+3/4",
+            "White mates",
+        ] {
+            assert_eq!(engine_score(none), None, "{none:?}");
+        }
     }
 
     #[test]

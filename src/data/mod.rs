@@ -16,9 +16,10 @@
 //! and result are the side to move's.
 //!
 //! A data set is a file of records, or a directory of chunk files with a `manifest.json` (see
-//! [`store`]).
+//! [`store`]). [`import`] makes records from engine games in PGN (fastchess's, OpenBench's).
 
 pub mod games;
+pub mod import;
 pub mod store;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
