@@ -845,7 +845,10 @@ mod tests {
         let (checked, summary) = games(&verified);
         assert_eq!(summary.games, 6);
         let rejected: u32 = checked.0.iter().map(|g| g.1).sum();
-        assert!(rejected > 0, "a threshold of 60 cp rejects some random starts");
+        assert!(
+            rejected > 0,
+            "a threshold of 60 cp rejects some random starts"
+        );
         assert_eq!(summary.rejected, u64::from(rejected));
         for ((start, rejected, lines), (first_drawn, _, _)) in checked.0.iter().zip(&unchecked.0) {
             assert!(!lines.is_empty());
@@ -880,7 +883,13 @@ mod tests {
             run(cfg, 0, &mut out, |_| {}).unwrap();
             String::from_utf8(out.0).unwrap()
         };
-        let (a, b) = (lines(&soft), lines(&Config { threads: 2, ..soft.clone() }));
+        let (a, b) = (
+            lines(&soft),
+            lines(&Config {
+                threads: 2,
+                ..soft.clone()
+            }),
+        );
         assert_eq!(a, b);
         assert!(a.lines().count() > 10, "{a}");
         assert_ne!(a, lines(&hard));

@@ -553,14 +553,24 @@ fn datagen_records_the_verification_and_a_soft_limit_and_refuses_other_settings(
     assert!(text(&o).contains("going on from game 2"), "{}", text(&o));
     // Bad settings: one line, exit 2, nothing written.
     for (bad, says) in [
-        (&["--soft-nodes", "--hard-nodes", "100"][..], "--hard-nodes 100"),
+        (
+            &["--soft-nodes", "--hard-nodes", "100"][..],
+            "--hard-nodes 100",
+        ),
         (&["--hard-nodes", "5000"][..], "--soft-nodes"),
-        (&["--verify", "0", "--verify-nodes", "0"][..], "--verify-nodes"),
+        (
+            &["--verify", "0", "--verify-nodes", "0"][..],
+            "--verify-nodes",
+        ),
         (&["--verify=-5"][..], "--verify -5"),
     ] {
         let o = datagen_with(&temp("bad-settings"), "1", bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
         assert!(text(&o).contains(says), "{bad:?}: {}", text(&o));
     }
-    assert!(!Path::new(&temp("bad-settings")).join("manifest.json").exists());
+    assert!(
+        !Path::new(&temp("bad-settings"))
+            .join("manifest.json")
+            .exists()
+    );
 }

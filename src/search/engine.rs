@@ -454,7 +454,10 @@ mod tests {
         assert!(a.nodes >= 3_000 && a.nodes < 1_000_000, "{}", a.nodes);
         // The same search as one to the depth it finished: no iteration was cut short.
         let deep = fresh(&Limits::depth(a.depth));
-        assert_eq!((deep.nodes, deep.best, deep.score), (a.nodes, a.best, a.score));
+        assert_eq!(
+            (deep.nodes, deep.best, deep.score),
+            (a.nodes, a.best, a.score)
+        );
         // A hard count stops in the middle of an iteration, exactly where it says.
         let hard = fresh(&Limits {
             nodes: Some(3_000),
