@@ -2,7 +2,11 @@
 //! collections (`--pgn`), and OpenBench's `genfens`.
 //!
 //! A game starts from an opening (a file's, or the initial position) and some random plies, then
-//! `rookery` plays itself at a fixed number of nodes (or depth) a move. Every quiet position is
+//! `rookery` plays itself at a fixed number of nodes (or depth) a move, or (`soft_nodes`) with
+//! a soft node count a move: the search ends with the iteration that passes it, within a hard
+//! cap. With `verify`, a short search first scores the start, and one too far from level
+//! (|score| above a threshold) is rejected and another line drawn from the game's own random
+//! stream, so a seed still gives the same games. Every quiet position is
 //! kept: not in check, and the move played from it neither captures nor promotes (the search
 //! found nothing to resolve there). Positions among the random plies (the "book"), positions the
 //! tablebases cover (four pieces or fewer), and decided ones (a mate or a tablebase win in sight,
@@ -57,6 +61,11 @@ pub struct Config {
     /// Nodes a move (default), or a fixed depth.
     pub nodes: u64,
     pub depth: Option<u32>,
+    /// `Some(cap)`: `nodes` is a soft limit (no new iteration past it), `cap` the hard one.
+    /// `None`: `nodes` is a hard limit, as the data sets made before soft limits were played.
+    pub hard_nodes: Option<u64>,
+    /// Score each start with a short search and reject the unbalanced ones; `None`: keep all.
+    pub verify: Option<Verify>,
     pub threads: usize,
     pub seed: u64,
     /// Starting positions: FENs (with moves played from them); empty: the initial position.
@@ -67,6 +76,20 @@ pub struct Config {
     /// The evaluation the games are played with.
     pub eval: Evaluation,
 }
+
+/// Opening verification: a search of `nodes` (a hard count) scores the start, and a start whose
+/// |score| is above `max_score` centipawns is rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verify {
+    pub max_score: i32,
+    pub nodes: u64,
+}
+
+/// The budget of a verification search when none is given: twice a move's default budget, a
+/// verdict a little sounder than one move's search at a small share of a game's nodes.
+pub const VERIFY_NODES: u64 = 10_000;
+/// Starts drawn for one game before it is given up (left without positions).
+const MAX_STARTS: u32 = 1_000;
 
 /// One finished game's kept positions, each with the search's score (side to move's), and the
 /// game's result; with its start, its moves and the plies of the kept positions for its log.
@@ -79,6 +102,8 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// For each kept position, the plies from `start` to it.
     pub kept_plies: Vec<usize>,
+    /// Starts drawn for this game and rejected by the verification before its own.
+    pub rejected: u32,
 }
 
 impl GameRecord {
@@ -238,25 +263,68 @@ fn keep(pos: &Chess, mv: Move, score: i32) -> bool {
         && pos.board().occupied().count() > TABLEBASE_PIECES
 }
 
-/// Plays game `index` and returns its kept positions; `None` if `stop` was raised first.
+/// The limits of each move's search.
+fn move_limits(cfg: &Config) -> Limits {
+    match (cfg.depth, cfg.hard_nodes) {
+        (Some(depth), _) => Limits::depth(depth),
+        (None, None) => Limits {
+            nodes: Some(cfg.nodes),
+            ..Limits::default()
+        },
+        (None, Some(cap)) => Limits {
+            nodes: Some(cap.max(cfg.nodes)),
+            soft_nodes: Some(cfg.nodes),
+            ..Limits::default()
+        },
+    }
+}
+
+/// Game `index`'s start and the starts rejected before it: each drawn from the game's random
+/// stream, and (with `cfg.verify`) scored by a short search from a cleared engine, so the same
+/// game gets the same start on any thread. `None` if `stop` was raised or no start would do.
+fn verified_start(
+    cfg: &Config,
+    index: u64,
+    engine: &mut Rookery,
+    stop: &AtomicBool,
+) -> Option<(Game, u32)> {
+    let mut rng = Rng::new(game_seed(cfg.seed, index));
+    let mut rejected = 0;
+    loop {
+        let game = random_start(&cfg.openings, cfg.random_plies, &mut rng)?;
+        let Some(verify) = cfg.verify else {
+            return Some((game, 0));
+        };
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        engine.new_game();
+        let limits = Limits {
+            nodes: Some(verify.nodes),
+            ..Limits::default()
+        };
+        let score = engine.analyse(&game, &limits).score.unwrap_or(0);
+        if score.abs() <= verify.max_score {
+            return Some((game, rejected));
+        }
+        rejected += 1;
+        if rejected >= MAX_STARTS {
+            return None;
+        }
+    }
+}
+
+/// Plays game `index` and returns its kept positions; `None` if `stop` was raised first (or
+/// no start passed the verification in `MAX_STARTS` draws).
 pub fn play_game(
     cfg: &Config,
     index: u64,
     engine: &mut Rookery,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
-    let mut rng = Rng::new(game_seed(cfg.seed, index));
-    let mut game = random_start(&cfg.openings, cfg.random_plies, &mut rng)?;
+    let (mut game, rejected) = verified_start(cfg, index, engine, stop)?;
     engine.new_game();
-    let limits = Limits {
-        nodes: if cfg.depth.is_some() {
-            None
-        } else {
-            Some(cfg.nodes)
-        },
-        depth: cfg.depth,
-        ..Limits::default()
-    };
+    let limits = move_limits(cfg);
     let mut kept: Vec<(Chess, i32)> = Vec::new();
     let mut kept_plies: Vec<usize> = Vec::new();
     let mut winning = (Color::White, 0usize);
@@ -327,6 +395,7 @@ pub fn play_game(
         start: game.start().clone(),
         moves: game.moves().to_vec(),
         kept_plies,
+        rejected,
     })
 }
 
@@ -468,18 +537,29 @@ pub fn read_samples(path: &str) -> Result<Vec<Sample>, Error> {
 pub struct Progress {
     pub positions: u64,
     pub games: u64,
+    /// Starts the verification rejected for the games written.
+    pub rejected: u64,
     pub elapsed: Duration,
+}
+
+/// What a run wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: u64,
+    pub positions: u64,
+    /// Starts the verification rejected for those games.
+    pub rejected: u64,
 }
 
 /// Generates games on `cfg.threads` threads from game `first` on, writing each finished game's
 /// lines to `out` in game order, until the games or positions asked for are written or
-/// `INTERRUPTED` is raised. Returns (games, positions) written.
+/// `INTERRUPTED` is raised. Returns what was written.
 pub fn run(
     cfg: &Config,
     first: u64,
     out: &mut dyn Sink,
     mut progress: impl FnMut(&Progress),
-) -> Result<(u64, u64), Error> {
+) -> Result<Summary, Error> {
     let threads = cfg.threads.max(1) as u64;
     crate::core::memory::check(
         &format!("{threads} hash tables of {} MB", cfg.hash_mb),
@@ -492,6 +572,7 @@ pub fn run(
     let start = Instant::now();
     let mut written_games = 0u64;
     let mut written_positions = 0u64;
+    let mut rejected = 0u64;
     let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
     let mut want = first;
     let mut last_report = Instant::now() - Duration::from_secs(1);
@@ -531,6 +612,7 @@ pub fn run(
                         start: Chess::default(),
                         moves: Vec::new(),
                         kept_plies: Vec::new(),
+                        rejected: 0,
                     });
                     if tx.send(game).is_err() {
                         return;
@@ -552,6 +634,7 @@ pub fn run(
                 }
                 written_games += 1;
                 written_positions += game.kept.len() as u64;
+                rejected += u64::from(game.rejected);
             }
             if done(written_games, written_positions) || INTERRUPTED.load(Ordering::Relaxed) {
                 stop.store(true, Ordering::Relaxed);
@@ -561,6 +644,7 @@ pub fn run(
                 progress(&Progress {
                     positions: written_positions,
                     games: written_games,
+                    rejected,
                     elapsed: start.elapsed(),
                 });
             }
@@ -569,11 +653,16 @@ pub fn run(
     progress(&Progress {
         positions: written_positions,
         games: written_games,
+        rejected,
         elapsed: start.elapsed(),
     });
     match failure {
         Some(e) => Err(e),
-        None => Ok((written_games, written_positions)),
+        None => Ok(Summary {
+            games: written_games,
+            positions: written_positions,
+            rejected,
+        }),
     }
 }
 
@@ -671,6 +760,8 @@ mod tests {
             positions: None,
             nodes: 300,
             depth: None,
+            hard_nodes: None,
+            verify: None,
             threads,
             seed: 7,
             openings: Vec::new(),
@@ -698,6 +789,115 @@ mod tests {
         // The file goes on where it stopped.
         assert_eq!(resume_point(&text, 7).unwrap(), 4);
         assert_eq!(resume_point(&text, 8).unwrap(), 0);
+    }
+
+    /// Each written game's start (after `config`'s 8 random plies from the initial position),
+    /// rejected starts and EPD lines, in order.
+    #[derive(Default)]
+    struct Kept(Vec<(Game, u32, Vec<String>)>);
+
+    impl Sink for Kept {
+        fn write_game(&mut self, seed: u64, game: &GameRecord) -> Result<(), Error> {
+            let mut start = Game::new(game.start.clone());
+            for &m in &game.moves[..8] {
+                start.play(m).unwrap();
+            }
+            self.0.push((start, game.rejected, game.epd_lines(seed)));
+            Ok(())
+        }
+    }
+
+    fn games(cfg: &Config) -> (Kept, Summary) {
+        let mut kept = Kept::default();
+        let summary = run(cfg, 0, &mut kept, |_| {}).unwrap();
+        (kept, summary)
+    }
+
+    /// The verification's score of a start: a search as the generator's, from a cleared engine.
+    fn verification_score(cfg: &Config, start: &Game) -> i32 {
+        let mut engine = Rookery::new(cfg.seed);
+        engine.set_reproducible(true);
+        let settings = Settings {
+            hash_mb: cfg.hash_mb,
+            eval: cfg.eval.clone(),
+            ..Settings::default()
+        };
+        engine.configure(&settings).unwrap();
+        engine.new_game();
+        let limits = Limits {
+            nodes: Some(cfg.verify.unwrap().nodes),
+            ..Limits::default()
+        };
+        engine.analyse(start, &limits).score.unwrap()
+    }
+
+    #[test]
+    fn verification_rejects_unbalanced_starts_the_same_way_on_any_thread() {
+        let plain = config(6, 1);
+        let verified = Config {
+            verify: Some(Verify {
+                max_score: 60,
+                nodes: 300,
+            }),
+            ..plain.clone()
+        };
+        let (unchecked, _) = games(&plain);
+        let (checked, summary) = games(&verified);
+        assert_eq!(summary.games, 6);
+        let rejected: u32 = checked.0.iter().map(|g| g.1).sum();
+        assert!(
+            rejected > 0,
+            "a threshold of 60 cp rejects some random starts"
+        );
+        assert_eq!(summary.rejected, u64::from(rejected));
+        for ((start, rejected, lines), (first_drawn, _, _)) in checked.0.iter().zip(&unchecked.0) {
+            assert!(!lines.is_empty());
+            assert!(verification_score(&verified, start).abs() <= 60);
+            if *rejected == 0 {
+                // The first start drawn passed: the game starts where it does unchecked.
+                assert_eq!(start.moves(), first_drawn.moves());
+            } else {
+                assert!(verification_score(&verified, first_drawn).abs() > 60);
+                assert_ne!(start.moves(), first_drawn.moves());
+            }
+        }
+        // The same seed gives the same games and the same count, whatever the threads.
+        let (again, summary_again) = games(&Config {
+            threads: 2,
+            ..verified.clone()
+        });
+        assert_eq!(summary_again, summary);
+        let lines = |k: &Kept| k.0.iter().flat_map(|g| g.2.clone()).collect::<Vec<_>>();
+        assert_eq!(lines(&again), lines(&checked));
+    }
+
+    #[test]
+    fn a_soft_node_limit_plays_other_games_the_same_way_on_any_thread() {
+        let hard = config(3, 1);
+        let soft = Config {
+            hard_nodes: Some(2_400),
+            ..hard.clone()
+        };
+        let lines = |cfg: &Config| {
+            let mut out = EpdSink(Vec::new());
+            run(cfg, 0, &mut out, |_| {}).unwrap();
+            String::from_utf8(out.0).unwrap()
+        };
+        let (a, b) = (
+            lines(&soft),
+            lines(&Config {
+                threads: 2,
+                ..soft.clone()
+            }),
+        );
+        assert_eq!(a, b);
+        assert!(a.lines().count() > 10, "{a}");
+        assert_ne!(a, lines(&hard));
+        assert!(a.contains("id \"s7g2\";"), "all three games were played");
+        // Each move: a soft limit of `nodes` under the cap, or `nodes` exactly as before.
+        let (s, h) = (move_limits(&soft), move_limits(&hard));
+        assert_eq!((s.soft_nodes, s.nodes), (Some(300), Some(2_400)));
+        assert_eq!((h.soft_nodes, h.nodes), (None, Some(300)));
     }
 
     #[test]

@@ -738,3 +738,60 @@ fn the_self_play_data_in_the_repository_reads_back_as_its_manifest_counts() {
     }
     assert!(sets >= 1, "no data set in data/selfplay");
 }
+
+#[test]
+fn datagen_records_the_verification_and_a_soft_limit_and_refuses_other_settings() {
+    let dir = temp("verified");
+    let checked = ["--soft-nodes", "--verify", "--verify-nodes", "300"];
+    let o = datagen_with(&dir, "2", &checked);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("openings rejected by the verification"),
+        "{}",
+        text(&o)
+    );
+    let manifest = std::fs::read_to_string(Path::new(&dir).join("manifest.json")).unwrap();
+    assert!(
+        manifest.contains("soft nodes 400, hard nodes 3200")
+            && manifest.contains("verify 1000 cp at 300 nodes"),
+        "{manifest}"
+    );
+    // The seed's games go on only under the settings they were played with.
+    let before = chunk_bytes(&dir);
+    assert!(!before.is_empty());
+    for other in [
+        &[][..],
+        &["--soft-nodes"][..],
+        &["--verify", "--verify-nodes", "300"][..],
+        &["--soft-nodes", "--verify", "500", "--verify-nodes", "300"][..],
+    ] {
+        let o = datagen_with(&dir, "1", other);
+        assert!(!o.status.success(), "{other:?}: {}", text(&o));
+        assert!(text(&o).contains("seed 4"), "{other:?}: {}", text(&o));
+        assert_eq!(chunk_bytes(&dir), before, "{other:?}");
+    }
+    let o = datagen_with(&dir, "1", &checked);
+    assert!(text(&o).contains("going on from game 2"), "{}", text(&o));
+    // Bad settings: one line, exit 2, nothing written.
+    for (bad, says) in [
+        (
+            &["--soft-nodes", "--hard-nodes", "100"][..],
+            "--hard-nodes 100",
+        ),
+        (&["--hard-nodes", "5000"][..], "--soft-nodes"),
+        (
+            &["--verify", "0", "--verify-nodes", "0"][..],
+            "--verify-nodes",
+        ),
+        (&["--verify=-5"][..], "--verify -5"),
+    ] {
+        let o = datagen_with(&temp("bad-settings"), "1", bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert!(text(&o).contains(says), "{bad:?}: {}", text(&o));
+    }
+    assert!(
+        !Path::new(&temp("bad-settings"))
+            .join("manifest.json")
+            .exists()
+    );
+}

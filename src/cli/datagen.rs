@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::core::bytes::checksum;
 use crate::data::store::ChunkWriter;
-use crate::datagen::{self, Config, EpdSink, INTERRUPTED};
+use crate::datagen::{self, Config, EpdSink, INTERRUPTED, VERIFY_NODES, Verify};
 use crate::engine::Evaluation;
 use crate::error::Error;
 use crate::nnue::Network;
@@ -33,12 +33,26 @@ pub struct DatagenArgs {
     /// Positions to write (whole games, so a few more)
     #[arg(long)]
     pub positions: Option<u64>,
-    /// Nodes a move
+    /// Nodes a move: a hard limit, or with --soft-nodes a soft one
     #[arg(long, default_value_t = 5_000)]
     pub nodes: u64,
     /// A fixed depth a move instead of nodes
     #[arg(long, conflicts_with = "nodes")]
     pub depth: Option<u32>,
+    /// Make --nodes a soft limit: each search ends with the iteration that passes it, never
+    /// past --hard-nodes
+    #[arg(long, conflicts_with = "depth")]
+    pub soft_nodes: bool,
+    /// The hard cap of each search with --soft-nodes [default: 8 x --nodes]
+    #[arg(long, value_name = "N", requires = "soft_nodes")]
+    pub hard_nodes: Option<u64>,
+    /// Score each start (opening and random plies) with a short search and draw another when
+    /// |score| is above CP centipawns; with no value 1000, 0 turns the check off
+    #[arg(long, value_name = "CP", num_args = 0..=1, default_missing_value = "1000")]
+    pub verify: Option<i32>,
+    /// Nodes of the verification search [default: 10000]
+    #[arg(long, value_name = "N", requires = "verify")]
+    pub verify_nodes: Option<u64>,
     /// Games at once
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -157,16 +171,23 @@ fn run_binary(args: DatagenArgs, eval: Evaluation) -> Result<i32, Error> {
 }
 
 /// What decides the games besides the seed, as the manifest records it: the evaluation (a net
-/// by its checksum), nodes or depth, the openings (by their file's checksum), random plies and
-/// hash size. Threads only share the games out, so they are not part of it.
+/// by its checksum), nodes or depth (and a soft limit's cap), the openings (by their file's
+/// checksum), random plies, hash size and the opening verification. Threads only share the games
+/// out, so they are not part of it. Without a soft limit or verification the text is what it was
+/// before either existed, so the data sets made then go on under their recorded commands.
 fn games_key(args: &DatagenArgs, cfg: &Config) -> Result<String, Error> {
     let eval = match &cfg.eval {
         Evaluation::Hce => "eval hce".to_string(),
         Evaluation::Net(net) => format!("eval net {:016x}", checksum(&net.to_bytes())),
     };
-    let budget = match cfg.depth {
-        Some(d) => format!("depth {d}"),
-        None => format!("nodes {}", cfg.nodes),
+    let budget = match (cfg.depth, cfg.hard_nodes) {
+        (Some(d), _) => format!("depth {d}"),
+        (None, None) => format!("nodes {}", cfg.nodes),
+        (None, Some(cap)) => format!("soft nodes {}, hard nodes {cap}", cfg.nodes),
+    };
+    let verify = match cfg.verify {
+        Some(v) => format!(", verify {} cp at {} nodes", v.max_score, v.nodes),
+        None => String::new(),
     };
     let openings = match &args.openings {
         Some(path) => {
@@ -178,7 +199,7 @@ fn games_key(args: &DatagenArgs, cfg: &Config) -> Result<String, Error> {
         None => "openings none".to_string(),
     };
     Ok(format!(
-        "{eval}, {budget}, {openings}, random plies {}, hash {} MB",
+        "{eval}, {budget}, {openings}, random plies {}, hash {} MB{verify}",
         cfg.random_plies, cfg.hash_mb
     ))
 }
@@ -193,6 +214,32 @@ fn config(args: &DatagenArgs, eval: Evaluation) -> Result<Config, Error> {
             "--games, --positions, --nodes and --threads must be at least 1".into(),
         ));
     }
+    let hard_nodes = match (args.soft_nodes, args.hard_nodes) {
+        (false, _) => None,
+        (true, None) => Some(args.nodes.saturating_mul(8)),
+        (true, Some(cap)) if cap < args.nodes => {
+            return Err(Error::Invalid(format!(
+                "--hard-nodes {cap} is below --nodes {}: the cap must be at least the soft limit",
+                args.nodes
+            )));
+        }
+        (true, Some(cap)) => Some(cap),
+    };
+    if args.verify_nodes == Some(0) {
+        return Err(Error::Invalid("--verify-nodes must be at least 1".into()));
+    }
+    let verify = match args.verify {
+        None | Some(0) => None,
+        Some(cp) if cp < 0 => {
+            return Err(Error::Invalid(format!(
+                "--verify {cp}: give a score in centipawns, 0 or more"
+            )));
+        }
+        Some(max_score) => Some(Verify {
+            max_score,
+            nodes: args.verify_nodes.unwrap_or(VERIFY_NODES),
+        }),
+    };
     let openings = match &args.openings {
         Some(path) => crate::tournament::runner::load_openings(path)?
             .into_iter()
@@ -205,6 +252,8 @@ fn config(args: &DatagenArgs, eval: Evaluation) -> Result<Config, Error> {
         positions: args.positions,
         nodes: args.nodes,
         depth: args.depth,
+        hard_nodes,
+        verify,
         threads: args.threads,
         seed: args.seed,
         openings,
@@ -224,7 +273,8 @@ fn generate(
 ) -> Result<i32, Error> {
     catch_ctrl_c();
     let target = args.positions.or(args.games).unwrap_or(1) as f64;
-    let (games, positions) = datagen::run(cfg, first, out, |p| {
+    let verifying = cfg.verify.is_some();
+    let summary = datagen::run(cfg, first, out, |p| {
         let done = if args.positions.is_some() {
             p.positions
         } else {
@@ -239,8 +289,13 @@ fn generate(
             0.0
         };
         let bar = super::progress_bar(fraction);
+        let rejected = if verifying {
+            format!(", {} openings rejected", p.rejected)
+        } else {
+            String::new()
+        };
         eprint!(
-            "\r[{bar}] {} games, {} positions, {rate:.0} positions/s, {} elapsed, {} left   ",
+            "\r[{bar}] {} games, {} positions{rejected}, {rate:.0} positions/s, {} elapsed, {} left   ",
             p.games,
             p.positions,
             clock(secs),
@@ -254,9 +309,19 @@ fn generate(
     } else {
         ""
     };
+    let rejected = if verifying {
+        let drawn = summary.rejected + summary.games;
+        format!(
+            "; {} openings rejected by the verification ({:.1}% of {drawn} drawn)",
+            summary.rejected,
+            100.0 * summary.rejected as f64 / drawn.max(1) as f64
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "{how}{positions} positions from {games} games written to {}",
-        args.out
+        "{how}{} positions from {} games written to {}{rejected}",
+        summary.positions, summary.games, args.out
     );
     Ok(0)
 }

@@ -63,6 +63,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Positions to visit at most.
     pub nodes: Option<u64>,
+    /// Positions after which no new iteration starts: the search ends with the iteration that
+    /// passes this count (`nodes`, if given, still stops it in the middle of one). The strong
+    /// engine honours it; `rookery datagen --soft-nodes` plays its games with it.
+    pub soft_nodes: Option<u64>,
     /// Time for this move.
     pub movetime: Option<Duration>,
     /// The clock, from which the engine decides its own time.

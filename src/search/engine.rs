@@ -267,6 +267,7 @@ impl Engine for Rookery {
             },
             mate: limits.mate,
             restricted: !limits.searchmoves.is_empty(),
+            soft_nodes: limits.soft_nodes,
         };
         for w in &mut self.workers {
             w.prepare(game, &moves);
@@ -432,5 +433,44 @@ mod tests {
         let mut engine = Rookery::new(1);
         let (_, beside) = searches_past_an_ageing_pass(&mut engine);
         assert!(beside, "the pass runs beside the search by default");
+    }
+    #[test]
+    fn a_soft_node_limit_ends_with_the_iteration_that_passes_it() {
+        let game =
+            Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        let mut engine = Rookery::new(1);
+        engine.set_reproducible(true);
+        let mut fresh = |limits: &Limits| {
+            engine.new_game();
+            engine.search(&game, limits, &mut |_| {})
+        };
+        let soft = Limits {
+            nodes: Some(1_000_000),
+            soft_nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let a = fresh(&soft);
+        assert!(a.nodes >= 3_000 && a.nodes < 1_000_000, "{}", a.nodes);
+        // The same search as one to the depth it finished: no iteration was cut short.
+        let deep = fresh(&Limits::depth(a.depth));
+        assert_eq!(
+            (deep.nodes, deep.best, deep.score),
+            (a.nodes, a.best, a.score)
+        );
+        // A hard count stops in the middle of an iteration, exactly where it says.
+        let hard = fresh(&Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        });
+        assert_eq!(hard.nodes, 3_000);
+        assert!(hard.depth <= a.depth);
+        // The hard count still caps a soft one.
+        let capped = fresh(&Limits {
+            nodes: Some(3_000),
+            soft_nodes: Some(1_000_000),
+            ..Limits::default()
+        });
+        assert_eq!(capped.nodes, 3_000);
     }
 }

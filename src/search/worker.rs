@@ -1015,6 +1015,8 @@ pub struct IterationLimits {
     pub mate: Option<u32>,
     /// `searchmoves` chose the root moves: one of them left is not a forced move.
     pub restricted: bool,
+    /// No new iteration once the search has visited this many positions.
+    pub soft_nodes: Option<u64>,
 }
 
 impl Worker {
@@ -1252,6 +1254,14 @@ impl Worker {
                 .time
                 .as_mut()
                 .is_some_and(|t| t.soft_expired(stretch * scale))
+            {
+                break;
+            }
+            // Past the soft node count: this iteration is the last. One thread counts exactly
+            // (its own count), so a search repeats; with helpers the total is an estimate.
+            if limits
+                .soft_nodes
+                .is_some_and(|n| shared.total_nodes().max(self.nodes) >= n)
             {
                 break;
             }

@@ -619,6 +619,7 @@ impl State {
             // `stop` ends it); the ladder searches 2N plies.
             depth: go.depth,
             nodes: go.nodes,
+            soft_nodes: None,
             movetime: go.movetime.map(Duration::from_millis),
             clock,
             infinite: go.infinite || (unbounded && !go.ponder),
