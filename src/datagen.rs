@@ -41,8 +41,7 @@ use crate::search::engine::Rookery;
 
 /// Positions with this many pieces or fewer are the tablebases' and left out.
 pub const TABLEBASE_PIECES: usize = 4;
-/// Scores this large are decided games (mates, tablebase wins) and left out.
-pub const DECIDED: i32 = 5_000;
+pub use crate::data::DECIDED;
 /// Adjudication: a side ahead by this much for `RESIGN_PLIES` plies wins.
 const RESIGN_SCORE: i32 = 1_000;
 const RESIGN_PLIES: usize = 8;

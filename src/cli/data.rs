@@ -43,7 +43,7 @@ pub enum DataCommand {
         min_ply: usize,
         /// Leave out positions scored this much or more either way (mates are 30,000 less
         /// their plies); above 30,000 keeps them all
-        #[arg(long, default_value_t = crate::datagen::DECIDED, value_name = "CP",
+        #[arg(long, default_value_t = crate::data::DECIDED, value_name = "CP",
               value_parser = clap::value_parser!(i32).range(1..=32_767))]
         max_score: i32,
         /// Keep positions whose side to move is in check

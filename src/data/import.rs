@@ -14,7 +14,7 @@ use shakmaty::Position;
 
 use super::Record;
 use crate::core::pgn::{PgnGame, engine_score, games};
-use crate::datagen::DECIDED;
+use crate::data::DECIDED;
 
 /// Which positions to keep.
 #[derive(Clone, Debug, PartialEq, Eq)]

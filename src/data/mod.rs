@@ -30,6 +30,10 @@ use crate::error::{DataProblem, Error, ReadError, RecordProblem};
 /// Bytes a record.
 pub const RECORD_SIZE: usize = 32;
 
+/// Scores this large are decided games (mates, tablebase wins): the generator and the PGN import
+/// leave such positions out of the training data.
+pub const DECIDED: i32 = 5_000;
+
 /// One labelled position, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Record {
