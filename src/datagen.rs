@@ -266,10 +266,7 @@ fn keep(pos: &Chess, mv: Move, score: i32) -> bool {
 fn move_limits(cfg: &Config) -> Limits {
     match (cfg.depth, cfg.hard_nodes) {
         (Some(depth), _) => Limits::depth(depth),
-        (None, None) => Limits {
-            nodes: Some(cfg.nodes),
-            ..Limits::default()
-        },
+        (None, None) => Limits::nodes(cfg.nodes),
         (None, Some(cap)) => Limits {
             nodes: Some(cap.max(cfg.nodes)),
             soft_nodes: Some(cfg.nodes),
@@ -298,11 +295,10 @@ fn verified_start(
             return None;
         }
         engine.new_game();
-        let limits = Limits {
-            nodes: Some(verify.nodes),
-            ..Limits::default()
-        };
-        let score = engine.analyse(&game, &limits).score.unwrap_or(0);
+        let score = engine
+            .analyse(&game, &Limits::nodes(verify.nodes))
+            .score
+            .unwrap_or(0);
         if score.abs() <= verify.max_score {
             return Some((game, rejected));
         }
@@ -311,6 +307,19 @@ fn verified_start(
             return None;
         }
     }
+}
+
+/// The engine a generator thread plays with: reproducible, with `cfg`'s table size and
+/// evaluation.
+fn generator_engine(cfg: &Config) -> Result<Rookery, Error> {
+    let mut engine = Rookery::new(cfg.seed);
+    engine.set_reproducible(true);
+    engine.configure(&Settings {
+        hash_mb: cfg.hash_mb,
+        eval: cfg.eval.clone(),
+        ..Settings::default()
+    })?;
+    Ok(engine)
 }
 
 /// Plays game `index` and returns its kept positions; `None` if `stop` was raised first (or
@@ -584,18 +593,11 @@ pub fn run(
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                let mut engine = Rookery::new(cfg.seed);
-                engine.set_reproducible(true);
-                let settings = Settings {
-                    hash_mb: cfg.hash_mb,
-                    eval: cfg.eval.clone(),
-                    ..Settings::default()
-                };
                 // Checked above; memory taken meanwhile by others ends the run early.
-                if engine.configure(&settings).is_err() {
+                let Ok(mut engine) = generator_engine(cfg) else {
                     stop.store(true, Ordering::Relaxed);
                     return;
-                }
+                };
                 loop {
                     if stop.load(Ordering::Relaxed) || INTERRUPTED.load(Ordering::Relaxed) {
                         return;
@@ -814,19 +816,9 @@ mod tests {
 
     /// The verification's score of a start: a search as the generator's, from a cleared engine.
     fn verification_score(cfg: &Config, start: &Game) -> i32 {
-        let mut engine = Rookery::new(cfg.seed);
-        engine.set_reproducible(true);
-        let settings = Settings {
-            hash_mb: cfg.hash_mb,
-            eval: cfg.eval.clone(),
-            ..Settings::default()
-        };
-        engine.configure(&settings).unwrap();
+        let mut engine = generator_engine(cfg).unwrap();
         engine.new_game();
-        let limits = Limits {
-            nodes: Some(cfg.verify.unwrap().nodes),
-            ..Limits::default()
-        };
+        let limits = Limits::nodes(cfg.verify.unwrap().nodes);
         engine.analyse(start, &limits).score.unwrap()
     }
 

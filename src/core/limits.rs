@@ -101,6 +101,14 @@ impl Limits {
         }
     }
 
+    /// A hard count of positions to visit.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
     pub fn movetime_ms(ms: u64) -> Limits {
         Limits {
             movetime: Some(Duration::from_millis(ms)),

@@ -106,18 +106,10 @@ impl Iterator for Games<'_> {
     type Item = PgnGame;
 
     fn next(&mut self) -> Option<PgnGame> {
-        for line in self.lines.by_ref() {
+        while let Some(line) = self.lines.next() {
             let trimmed = line.trim();
             if trimmed.starts_with('[') && !in_movetext_open(&self.movetext) {
-                // The fields one by one: `self.lines` is borrowed by the loop.
-                let done = if self.in_movetext {
-                    let game = finish(std::mem::take(&mut self.tags), &self.movetext);
-                    self.movetext.clear();
-                    self.in_movetext = false;
-                    Some(game)
-                } else {
-                    None
-                };
+                let done = self.in_movetext.then(|| self.take_game());
                 if let Some(tag) = parse_tag(trimmed) {
                     self.tags.push(tag);
                 }
