@@ -86,8 +86,9 @@ fn bad_input_is_one_clear_line_and_exit_2() {
         "--hash",
         "1000000000",
     ];
-    let cases: [&[&str]; 12] = [
+    let cases: [&[&str]; 13] = [
         &["analyse", "--fen", "not a fen"],
+        &["bench", "2", "--simd", "mmx"],
         huge_hash,
         &["perft", "13"],
         &["bench", "31"],

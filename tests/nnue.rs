@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Output;
 
-use common::cli::{rookery, text, uci_script as uci};
+use common::cli::{rookery, stderr, stdout, text, uci_script as uci};
 use rookery::core::{Game, Limits};
 use rookery::engine::{Engine, Evaluation, Settings};
 use rookery::nnue::Network;
@@ -222,6 +222,19 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         total(&alone).map(|l| l.split_whitespace().next().map(str::to_string)),
         total(&o).map(|l| l.split_whitespace().next().map(str::to_string))
     );
+    // Each instruction set this CPU runs searches the same tree; one it lacks is refused.
+    for simd in ["portable", "avx2", "avx512"] {
+        let o = rookery(&["bench", "4", "--net", n, "--simd", simd]);
+        if o.status.success() {
+            assert!(stdout(&o).starts_with(&format!("net inference: {simd}\n")));
+            let nodes = |o: &Output| total(o).and_then(|l| l.split(' ').next().map(str::to_string));
+            assert_eq!(nodes(&o), nodes(&alone), "{simd}");
+        } else {
+            assert_eq!(o.status.code(), Some(2), "{simd}");
+            assert!(stderr(&o).contains(&format!("this CPU does not run {simd}")));
+            assert_ne!(simd, "portable");
+        }
+    }
     let o = rookery(&["bench", "4", "--eval", "hce", "--net", n]);
     assert_eq!(o.status.code(), Some(2), "--net with --eval hce");
     assert!(text(&o).contains("--net needs --eval net"), "{}", text(&o));
@@ -419,7 +432,7 @@ fn engine_games_in_pgn_become_records_that_train_a_net() {
     let o = rookery(&["data", "import", &pgn, "--out", &out]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(
-        common::cli::stdout(&o),
+        stdout(&o),
         format!(
             "games: 5 read, 3 used, 1 without a result, 1 bad\n\
              positions: 7 written to {out}\n\

@@ -73,6 +73,10 @@ pub enum Command {
         /// The net for `--eval net` [default: the built-in net]
         #[arg(long, value_name = "FILE")]
         net: Option<String>,
+        /// The net's vector instructions: portable, avx2 or avx512 [default: the widest the
+        /// CPU runs]
+        #[arg(long, value_name = "SET")]
+        simd: Option<String>,
     },
     /// Build or inspect Polyglot opening books
     Book {
@@ -340,8 +344,23 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             }
             Ok(0)
         }
-        Some(Command::Bench { depth, eval, net }) => {
+        Some(Command::Bench {
+            depth,
+            eval,
+            net,
+            simd,
+        }) => {
+            if let Some(name) = simd {
+                use crate::nnue::simd;
+                simd::Simd::from_name(&name)
+                    .and_then(simd::use_simd)
+                    .map_err(|e| Error::Invalid(format!("--simd: {e}")))?;
+            }
             let eval = datagen::evaluation(&eval, net.as_deref())?;
+            println!(
+                "net inference: {}",
+                crate::nnue::simd::in_use().simd().name()
+            );
             crate::bench::run_printed(depth, &eval, None, |l| println!("{l}"))?;
             Ok(0)
         }

@@ -2,15 +2,15 @@
 //! from its parent's with a move's few changed features) and the output layer (the activation of
 //! both perspectives' hidden layers times the output bucket's weights).
 //!
-//! The hidden layer is a slice of `hidden` 16-bit integers; every loop here runs over plain slices
-//! of fixed element types so that the compiler vectorises it for whatever instruction set the
-//! build targets, with no intrinsics and no unsafe code.
+//! The hidden layer is a slice of `hidden` 16-bit integers; the loops over it are a [`Kernel`]'s
+//! (`simd.rs`): the vector instructions of the CPU the program runs on, or the portable loops.
+//! Each public function here uses the kernel in force ([`simd::in_use`]); the `_in` forms take
+//! one, so tests can hold every kernel to the portable one.
 
 use shakmaty::{Board, Color};
 
-use super::{
-    Accumulator, Activation, Delta, MAX_OUT_WEIGHT, Network, QA, QB, SCALE, bucket, feature,
-};
+use super::simd::{self, Kernel};
+use super::{Accumulator, Activation, Delta, Network, QA, QB, SCALE, bucket, feature};
 
 impl Network {
     #[inline]
@@ -20,18 +20,28 @@ impl Network {
 
     /// Both perspectives' accumulators of `board` from scratch.
     pub fn refresh(&self, board: &Board, acc: &mut Accumulator) {
+        self.refresh_in(simd::in_use(), board, acc);
+    }
+
+    /// `refresh` with kernel `k`.
+    pub fn refresh_in(&self, k: Kernel, board: &Board, acc: &mut Accumulator) {
         let h = self.hidden;
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
             let v = &mut acc.v[p][..h];
             v.copy_from_slice(&self.ft_bias);
             for (sq, piece) in board.iter() {
-                add(v, self.row(feature(perspective, piece, sq)));
+                k.add(v, self.row(feature(perspective, piece, sq)));
             }
         }
     }
 
     /// `to` = `from` with the features of `delta` added and removed (both perspectives).
     pub fn update(&self, from: &Accumulator, to: &mut Accumulator, delta: &Delta) {
+        self.update_in(simd::in_use(), from, to, delta);
+    }
+
+    /// `update` with kernel `k`.
+    pub fn update_in(&self, k: Kernel, from: &Accumulator, to: &mut Accumulator, delta: &Delta) {
         let h = self.hidden;
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
             let rows = |list: &[u16]| -> [usize; 2] {
@@ -47,18 +57,18 @@ impl Network {
             let src = &from.v[p][..h];
             let dst = &mut to.v[p][..h];
             match (delta.n_add, delta.n_sub) {
-                (1, 1) => add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
+                (1, 1) => k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
                 (1, 2) => {
-                    add_sub(dst, src, self.row(adds[0]), self.row(subs[0]));
-                    sub(dst, self.row(subs[1]));
+                    k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0]));
+                    k.sub(dst, self.row(subs[1]));
                 }
                 _ => {
                     dst.copy_from_slice(src);
                     for &f in &adds[..delta.n_add as usize] {
-                        add(dst, self.row(f));
+                        k.add(dst, self.row(f));
                     }
                     for &f in &subs[..delta.n_sub as usize] {
-                        sub(dst, self.row(f));
+                        k.sub(dst, self.row(f));
                     }
                 }
             }
@@ -68,6 +78,11 @@ impl Network {
     /// The score in centipawns for the side to move `turn`, from the accumulators of a board
     /// with `pieces` pieces on it (which picks the output bucket).
     pub fn evaluate(&self, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
+        self.evaluate_in(simd::in_use(), acc, turn, pieces)
+    }
+
+    /// `evaluate` with kernel `k`.
+    pub fn evaluate_in(&self, k: Kernel, acc: &Accumulator, turn: Color, pieces: u32) -> i32 {
         let h = self.hidden;
         let (us, them) = match turn {
             Color::White => (&acc.v[0][..h], &acc.v[1][..h]),
@@ -78,10 +93,10 @@ impl Network {
         let bias = i64::from(self.out_bias[b]);
         let out = match self.activation {
             Activation::SCReLU => {
-                let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
+                let sum = k.screlu_dot(us, w_us) + k.screlu_dot(them, w_them);
                 sum / i64::from(QA) + bias
             }
-            Activation::CReLU => crelu_dot(us, w_us) + crelu_dot(them, w_them) + bias,
+            Activation::CReLU => k.crelu_dot(us, w_us) + k.crelu_dot(them, w_them) + bias,
         };
         (out * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
@@ -94,112 +109,67 @@ impl Network {
     }
 }
 
-#[inline]
-fn add(v: &mut [i16], row: &[i16]) {
-    for (a, &w) in v.iter_mut().zip(row) {
-        *a = a.wrapping_add(w);
-    }
-}
-
-#[inline]
-fn sub(v: &mut [i16], row: &[i16]) {
-    for (a, &w) in v.iter_mut().zip(row) {
-        *a = a.wrapping_sub(w);
-    }
-}
-
-#[inline]
-fn add_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
-    for (((d, &s), &p), &m) in dst.iter_mut().zip(src).zip(plus).zip(minus) {
-        *d = s.wrapping_add(p).wrapping_sub(m);
-    }
-}
-
-/// `sum clamp(x, 0, QA)^2 * w`. `v * w` fits in 16 bits (output weights are within
-/// +/-`MAX_OUT_WEIGHT`), so the products are 16 x 16 -> 32 bits, which vectorise even without
-/// SSE4.1's 32-bit multiply. A block of 128 products (each under 2^23) sums within 32 bits, so
-/// the vector registers are reduced once a block, and the fixed block length leaves the
-/// compiler no remainder loop.
-#[inline]
-fn screlu_dot(x: &[i16], w: &[i16]) -> i64 {
-    const BLOCK: usize = 128;
-    const _: () =
-        assert!(BLOCK * (QA as usize * MAX_OUT_WEIGHT as usize * QA as usize) < i32::MAX as usize);
-    let term = |a: i16, b: i16| {
-        let v = a.clamp(0, QA as i16);
-        i32::from(v.wrapping_mul(b)) * i32::from(v)
-    };
-    let (xs, xr) = x.as_chunks::<BLOCK>();
-    let (ws, wr) = w.as_chunks::<BLOCK>();
-    let mut total = 0i64;
-    for (xc, wc) in xs.iter().zip(ws) {
-        let s: i32 = xc.iter().zip(wc).map(|(&a, &b)| term(a, b)).sum();
-        total += i64::from(s);
-    }
-    for (&a, &b) in xr.iter().zip(wr) {
-        total += i64::from(term(a, b));
-    }
-    total
-}
-
-/// `sum clamp(x, 0, QA) * w`.
-#[inline]
-fn crelu_dot(x: &[i16], w: &[i16]) -> i64 {
-    let mut s = 0i64;
-    for (&a, &b) in x.iter().zip(w) {
-        s += i64::from(i32::from(a).clamp(0, QA) * i32::from(b));
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
-    use crate::nnue::{INPUTS, MAX_HIDDEN};
+    use crate::nnue::INPUTS;
+    use crate::nnue::tests::positions;
     use shakmaty::Position;
 
-    /// The blocked SCReLU dot product equals a plain 64-bit sum for every length up to
-    /// `MAX_HIDDEN`, whole blocks and remainders, at the extremes of both inputs (the largest
-    /// terms, where 32-bit sums would overflow first) and on mixed values.
+    /// Every kernel this CPU runs works out the same accumulators and scores as the portable
+    /// loops for whole nets (a width with a tail after the vectors, and a usual one; both
+    /// activations; output buckets): from scratch on every perft position, and updated by each
+    /// of its moves.
     #[test]
-    fn screlu_dot_equals_a_plain_sum() {
-        let plain = |x: &[i16], w: &[i16]| -> i64 {
-            x.iter()
-                .zip(w)
-                .map(|(&a, &b)| {
-                    let v = i64::from(a.clamp(0, QA as i16));
-                    v * v * i64::from(b)
-                })
-                .sum()
-        };
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |lo: i64, hi: i64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (lo + (state % (hi - lo + 1) as u64) as i64) as i16
-        };
-        for len in [0, 1, 15, 127, 128, 129, 200, 256, 384, 512, MAX_HIDDEN] {
-            let top = vec![QA as i16; len];
-            let w_max = vec![MAX_OUT_WEIGHT; len];
-            let w_min = vec![-MAX_OUT_WEIGHT; len];
-            assert_eq!(
-                screlu_dot(&top, &w_max),
-                plain(&top, &w_max),
-                "len {len}, max"
-            );
-            assert_eq!(
-                screlu_dot(&top, &w_min),
-                plain(&top, &w_min),
-                "len {len}, min"
-            );
-            let x: Vec<i16> = (0..len).map(|_| next(-600, 600)).collect();
-            let w: Vec<i16> = (0..len)
-                .map(|_| next(-i64::from(MAX_OUT_WEIGHT), i64::from(MAX_OUT_WEIGHT)))
-                .collect();
-            assert_eq!(screlu_dot(&x, &w), plain(&x, &w), "len {len}, mixed");
+    fn each_kernel_scores_whole_nets_as_the_portable_loops_do() {
+        use crate::nnue::simd::Simd;
+        use crate::nnue::tests::random_bucketed_net;
+        let portable = Kernel::new(Simd::Portable).unwrap();
+        let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
+        let mut checked = 0;
+        for (hidden, activation) in [(40, Activation::SCReLU), (256, Activation::CReLU)] {
+            let net = random_bucketed_net(hidden, activation, 8);
+            for (fen, pos) in positions() {
+                let mut want = Accumulator::new();
+                net.refresh_in(portable, pos.board(), &mut want);
+                let pieces = pos.board().occupied().count() as u32;
+                let score = net.evaluate_in(portable, &want, pos.turn(), pieces);
+                for &k in &kernels {
+                    let mut got = Accumulator::new();
+                    net.refresh_in(k, pos.board(), &mut got);
+                    assert_eq!(got.v[0][..hidden], want.v[0][..hidden], "{k:?} {fen}");
+                    assert_eq!(got.v[1][..hidden], want.v[1][..hidden], "{k:?} {fen}");
+                    assert_eq!(net.evaluate_in(k, &got, pos.turn(), pieces), score);
+                }
+                for m in pos.legal_moves().into_iter().take(8) {
+                    let mut delta = Delta::default();
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    for sq in shakmaty::Square::ALL {
+                        let (a, b) = (pos.board().piece_at(sq), child.board().piece_at(sq));
+                        if a != b {
+                            if let Some(p) = a {
+                                delta.push(p, sq, false);
+                            }
+                            if let Some(p) = b {
+                                delta.push(p, sq, true);
+                            }
+                        }
+                    }
+                    let mut want_child = Accumulator::new();
+                    net.update_in(portable, &want, &mut want_child, &delta);
+                    for &k in &kernels {
+                        let mut got = Accumulator::new();
+                        net.update_in(k, &want, &mut got, &delta);
+                        assert_eq!(got.v[0][..hidden], want_child.v[0][..hidden], "{k:?} {m}");
+                        assert_eq!(got.v[1][..hidden], want_child.v[1][..hidden], "{k:?} {m}");
+                        checked += 1;
+                    }
+                }
+            }
         }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// Each piece count reads its own output layer: with the hidden layer silent, the score is

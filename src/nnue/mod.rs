@@ -19,12 +19,14 @@
 //! came from (data, command, commit) and a checksum.
 //!
 //! One file a concept: this one holds the architecture (constants, features, buckets) and the
-//! [`Network`] itself; `format.rs` the net file, `kernels.rs` the arithmetic, `accumulator.rs` the
-//! incremental state the search carries. Everything a caller needs is re-exported here.
+//! [`Network`] itself; `format.rs` the net file, `kernels.rs` the arithmetic, `simd.rs` its inner
+//! loops in the CPU's vector instructions, `accumulator.rs` the incremental state the search
+//! carries. Everything a caller needs is re-exported here.
 
 mod accumulator;
 mod format;
 mod kernels;
+pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
 pub use format::{MAX_NET_FILE, checksum};
@@ -32,6 +34,7 @@ pub use format::{MAX_NET_FILE, checksum};
 use shakmaty::{Color, Piece, Role, Square};
 
 use crate::error::NetProblem;
+use simd::Aligned;
 
 /// Inputs a perspective: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -123,10 +126,10 @@ pub struct Network {
     /// Output buckets (1, 2, 4 or 8).
     buckets: usize,
     /// `INPUTS` rows of `hidden` weights.
-    ft_weights: Box<[i16]>,
-    ft_bias: Box<[i16]>,
+    ft_weights: Aligned,
+    ft_bias: Aligned,
     /// For each bucket: the side to move's `hidden` weights, then the other side's.
-    out_weights: Box<[i16]>,
+    out_weights: Aligned,
     /// One a bucket, quantised by `QA * QB`.
     out_bias: Box<[i32]>,
     /// Where the net came from: data, command, commit (free text, one `key: value` a line).
@@ -173,9 +176,9 @@ impl Network {
             hidden,
             activation,
             buckets,
-            ft_weights: ft_weights.into_boxed_slice(),
-            ft_bias: ft_bias.into_boxed_slice(),
-            out_weights: out_weights.into_boxed_slice(),
+            ft_weights: Aligned::from(ft_weights),
+            ft_bias: Aligned::from(ft_bias),
+            out_weights: Aligned::from(out_weights),
             out_bias: out_bias.into_boxed_slice(),
             provenance,
         })

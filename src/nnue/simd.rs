@@ -1,0 +1,653 @@
+//! The net's inner loops in explicit SIMD: adding and subtracting weight rows (the accumulator
+//! updates) and the activation times the output weights (the evaluation), for AVX2 and AVX-512,
+//! picked when the program first evaluates from what the CPU has ([`Simd::best`]).
+//!
+//! The portable loops are the reference: each vector loop computes exactly what they compute
+//! (the tests compare them on the extremes of every input and on whole nets), and they serve every
+//! other CPU. A portable build (`cargo build --release`, which may only assume SSE2) thus runs the
+//! vector loops of the CPU it finds; a native build (`make`) gets them too.
+//!
+//! A [`Kernel`] can only be had for an instruction set the CPU has: that is what makes the calls
+//! into the `#[target_feature]` functions sound.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use super::QA;
+
+/// An instruction set the net's loops come in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simd {
+    /// Plain Rust loops, vectorised by the compiler for the build's target.
+    Portable,
+    /// 256-bit AVX2 (x86-64).
+    Avx2,
+    /// 512-bit AVX-512 with its 16-bit (BW) instructions (x86-64).
+    Avx512,
+}
+
+impl Simd {
+    pub const ALL: [Simd; 3] = [Simd::Portable, Simd::Avx2, Simd::Avx512];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Portable => "portable",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
+        }
+    }
+
+    /// The instruction set called `name` (`portable`, `avx2`, `avx512`).
+    pub fn from_name(name: &str) -> Result<Simd, String> {
+        Simd::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| format!("unknown instruction set '{name}' (portable, avx2 or avx512)"))
+    }
+
+    /// Whether this CPU runs it.
+    pub fn available(self) -> bool {
+        match self {
+            Simd::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The instruction set the net uses unless told otherwise: AVX2 where the CPU has it, then
+    /// AVX-512, then the portable loops. AVX2 comes first because it was measured faster with
+    /// the nets Rookery has: on a CPU with both (an Intel Xeon with AVX-512 FP16, 2 cores), the 256-neuron net's
+    /// `bench` took 1.066x AVX2's time with AVX-512 (median of 6 interleaved pairs) and
+    /// 1.17x with the portable loops (0.854 the other way). A net wide enough for AVX-512 to pay
+    /// can be measured with `rookery bench --simd avx512`.
+    pub fn best() -> Simd {
+        [Simd::Avx2, Simd::Avx512, Simd::Portable]
+            .into_iter()
+            .find(|s| s.available())
+            .unwrap_or(Simd::Portable)
+    }
+
+    /// Those this CPU runs, narrowest first.
+    pub fn available_here() -> Vec<Simd> {
+        Simd::ALL.into_iter().filter(|s| s.available()).collect()
+    }
+}
+
+/// The instruction set the net's loops use: 0 until first asked, then 1 + its index in
+/// `Simd::ALL`.
+static IN_USE: AtomicU8 = AtomicU8::new(0);
+
+/// The kernel the net uses: [`Simd::best`] unless [`use_simd`] chose another.
+#[inline]
+pub fn in_use() -> Kernel {
+    match IN_USE.load(Ordering::Relaxed) {
+        0 => {
+            let best = Simd::best();
+            IN_USE.store(1 + best as u8, Ordering::Relaxed);
+            Kernel(best)
+        }
+        // Only `use_simd` and the line above store, both with an available set.
+        n => Kernel(Simd::ALL[usize::from(n - 1)]),
+    }
+}
+
+/// Makes the net use `simd` from now on (for comparing speeds), or says why not.
+pub fn use_simd(simd: Simd) -> Result<(), String> {
+    let kernel = Kernel::new(simd).ok_or_else(|| {
+        format!(
+            "this CPU does not run {} (it runs: {})",
+            simd.name(),
+            Simd::available_here()
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    IN_USE.store(1 + kernel.0 as u8, Ordering::Relaxed);
+    Ok(())
+}
+
+/// An instruction set this CPU runs: the proof the vector loops need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Simd);
+
+impl Kernel {
+    /// `simd`'s kernel, if this CPU runs it.
+    pub fn new(simd: Simd) -> Option<Kernel> {
+        simd.available().then_some(Kernel(simd))
+    }
+
+    pub fn simd(self) -> Simd {
+        self.0
+    }
+
+    /// `v += row`, wrapping.
+    #[inline]
+    pub fn add(self, v: &mut [i16], row: &[i16]) {
+        assert!(row.len() >= v.len());
+        match self.0 {
+            // SAFETY (all three arms below and in the other methods): a `Kernel` is only made
+            // for an instruction set the CPU runs.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::add_512(v, row) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::add_256(v, row) },
+            _ => portable::add(v, row),
+        }
+    }
+
+    /// `v -= row`, wrapping.
+    #[inline]
+    pub fn sub(self, v: &mut [i16], row: &[i16]) {
+        assert!(row.len() >= v.len());
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::sub_512(v, row) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::sub_256(v, row) },
+            _ => portable::sub(v, row),
+        }
+    }
+
+    /// `dst = src + plus - minus`, wrapping.
+    #[inline]
+    pub fn add_sub(self, dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+        assert!(src.len() >= dst.len() && plus.len() >= dst.len() && minus.len() >= dst.len());
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::add_sub_512(dst, src, plus, minus) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::add_sub_256(dst, src, plus, minus) },
+            _ => portable::add_sub(dst, src, plus, minus),
+        }
+    }
+
+    /// `sum clamp(x, 0, QA)^2 * w` over `x`'s length (at most `MAX_HIDDEN`).
+    #[inline]
+    pub fn screlu_dot(self, x: &[i16], w: &[i16]) -> i64 {
+        assert!(w.len() >= x.len());
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::screlu_dot_512(x, w) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::screlu_dot_256(x, w) },
+            _ => portable::screlu_dot(x, w),
+        }
+    }
+
+    /// `sum clamp(x, 0, QA) * w` over `x`'s length.
+    #[inline]
+    pub fn crelu_dot(self, x: &[i16], w: &[i16]) -> i64 {
+        assert!(w.len() >= x.len());
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::crelu_dot_512(x, w) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::crelu_dot_256(x, w) },
+            _ => portable::crelu_dot(x, w),
+        }
+    }
+}
+
+/// 16-bit weights on 64-byte boundaries, so that a row of a multiple of 32 weights starts on a
+/// cache line and no vector load straddles two (AVX-512's loads are a whole line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Aligned {
+    blocks: Box<[Block]>,
+    len: usize,
+}
+
+/// One cache line of weights; the padding after the last weight is zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+struct Block([i16; 32]);
+
+impl From<Vec<i16>> for Aligned {
+    fn from(v: Vec<i16>) -> Aligned {
+        let mut blocks = vec![Block([0; 32]); v.len().div_ceil(32)];
+        for (block, chunk) in blocks.iter_mut().zip(v.chunks(32)) {
+            block.0[..chunk.len()].copy_from_slice(chunk);
+        }
+        Aligned {
+            blocks: blocks.into_boxed_slice(),
+            len: v.len(),
+        }
+    }
+}
+
+impl std::ops::Deref for Aligned {
+    type Target = [i16];
+
+    #[inline]
+    fn deref(&self) -> &[i16] {
+        // SAFETY: `Block` is `repr(C)` around `[i16; 32]` with no padding between blocks (64
+        // bytes, aligned to 64), so the blocks are `32 * blocks.len() >= len` initialised `i16`s
+        // in a row.
+        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast::<i16>(), self.len) }
+    }
+}
+
+/// The reference loops: plain slices of fixed element types, which the compiler vectorises for
+/// whatever instruction set the build targets.
+pub(super) mod portable {
+    use super::QA;
+    use crate::nnue::MAX_OUT_WEIGHT;
+
+    #[inline]
+    pub fn add(v: &mut [i16], row: &[i16]) {
+        for (a, &w) in v.iter_mut().zip(row) {
+            *a = a.wrapping_add(w);
+        }
+    }
+
+    #[inline]
+    pub fn sub(v: &mut [i16], row: &[i16]) {
+        for (a, &w) in v.iter_mut().zip(row) {
+            *a = a.wrapping_sub(w);
+        }
+    }
+
+    #[inline]
+    pub fn add_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+        for (((d, &s), &p), &m) in dst.iter_mut().zip(src).zip(plus).zip(minus) {
+            *d = s.wrapping_add(p).wrapping_sub(m);
+        }
+    }
+
+    /// `v * w` fits in 16 bits (output weights are within +/-`MAX_OUT_WEIGHT`), so the products
+    /// are 16 x 16 -> 32 bits, which vectorise even without SSE4.1's 32-bit multiply. A block of
+    /// 128 products (each under 2^23) sums within 32 bits, so the vector registers are reduced
+    /// once a block, and the fixed block length leaves the compiler no remainder loop.
+    #[inline]
+    pub fn screlu_dot(x: &[i16], w: &[i16]) -> i64 {
+        const BLOCK: usize = 128;
+        const _: () = assert!(
+            BLOCK * (QA as usize * MAX_OUT_WEIGHT as usize * QA as usize) < i32::MAX as usize
+        );
+        let term = |a: i16, b: i16| {
+            let v = a.clamp(0, QA as i16);
+            i32::from(v.wrapping_mul(b)) * i32::from(v)
+        };
+        let w = &w[..x.len()];
+        let (xs, xr) = x.as_chunks::<BLOCK>();
+        let (ws, wr) = w.as_chunks::<BLOCK>();
+        let mut total = 0i64;
+        for (xc, wc) in xs.iter().zip(ws) {
+            let s: i32 = xc.iter().zip(wc).map(|(&a, &b)| term(a, b)).sum();
+            total += i64::from(s);
+        }
+        for (&a, &b) in xr.iter().zip(wr) {
+            total += i64::from(term(a, b));
+        }
+        total
+    }
+
+    #[inline]
+    pub fn crelu_dot(x: &[i16], w: &[i16]) -> i64 {
+        let mut s = 0i64;
+        for (&a, &b) in x.iter().zip(w) {
+            s += i64::from(i32::from(a).clamp(0, QA) * i32::from(b));
+        }
+        s
+    }
+}
+
+/// The AVX2 and AVX-512 loops. Each takes whole vectors from the front and leaves the tail (a
+/// hidden layer that is not a multiple of the vector width) to the portable loop.
+///
+/// The dot products clamp 16 lanes of `x` to `[0, QA]`, multiply by the weights in 16 bits (the
+/// product fits: `QA * MAX_OUT_WEIGHT` < 2^15), then `madd` multiplies by the clamped `x` again
+/// and adds neighbouring pairs into 32-bit lanes. A lane takes at most two terms of under 2^23 a
+/// vector, so a block of `BLOCK` elements cannot overflow it at any width; the lanes are summed
+/// into 64 bits once a block.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{QA, portable};
+    use crate::nnue::MAX_OUT_WEIGHT;
+
+    /// Elements a block: 1024 / 16 = 64 vectors of AVX2, two terms a lane each.
+    const BLOCK: usize = 1024;
+    const _: () = assert!(
+        2 * (BLOCK / 16) * (QA as usize * MAX_OUT_WEIGHT as usize * QA as usize)
+            < i32::MAX as usize
+    );
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn sum_256(v: __m256i) -> i64 {
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` is 32 bytes, unaligned stores are allowed.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
+        lanes.iter().map(|&l| i64::from(l)).sum()
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn sum_512(v: __m512i) -> i64 {
+        let mut lanes = [0i32; 16];
+        // SAFETY: `lanes` is 64 bytes, unaligned stores are allowed.
+        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), v) };
+        lanes.iter().map(|&l| i64::from(l)).sum()
+    }
+
+    // Loads and stores below: `i + WIDTH <= n` and every slice is at least `n` long (the callers
+    // assert it), so each access lies within its slice.
+
+    #[target_feature(enable = "avx2")]
+    pub fn add_256(v: &mut [i16], row: &[i16]) {
+        let n = v.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            unsafe {
+                let a = _mm256_loadu_si256(v.as_ptr().add(i).cast());
+                let b = _mm256_loadu_si256(row.as_ptr().add(i).cast());
+                _mm256_storeu_si256(v.as_mut_ptr().add(i).cast(), _mm256_add_epi16(a, b));
+            }
+            i += 16;
+        }
+        portable::add(&mut v[i..], &row[i..n]);
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn add_512(v: &mut [i16], row: &[i16]) {
+        let n = v.len();
+        let mut i = 0;
+        while i + 32 <= n {
+            unsafe {
+                let a = _mm512_loadu_si512(v.as_ptr().add(i).cast());
+                let b = _mm512_loadu_si512(row.as_ptr().add(i).cast());
+                _mm512_storeu_si512(v.as_mut_ptr().add(i).cast(), _mm512_add_epi16(a, b));
+            }
+            i += 32;
+        }
+        portable::add(&mut v[i..], &row[i..n]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn sub_256(v: &mut [i16], row: &[i16]) {
+        let n = v.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            unsafe {
+                let a = _mm256_loadu_si256(v.as_ptr().add(i).cast());
+                let b = _mm256_loadu_si256(row.as_ptr().add(i).cast());
+                _mm256_storeu_si256(v.as_mut_ptr().add(i).cast(), _mm256_sub_epi16(a, b));
+            }
+            i += 16;
+        }
+        portable::sub(&mut v[i..], &row[i..n]);
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn sub_512(v: &mut [i16], row: &[i16]) {
+        let n = v.len();
+        let mut i = 0;
+        while i + 32 <= n {
+            unsafe {
+                let a = _mm512_loadu_si512(v.as_ptr().add(i).cast());
+                let b = _mm512_loadu_si512(row.as_ptr().add(i).cast());
+                _mm512_storeu_si512(v.as_mut_ptr().add(i).cast(), _mm512_sub_epi16(a, b));
+            }
+            i += 32;
+        }
+        portable::sub(&mut v[i..], &row[i..n]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn add_sub_256(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+        let n = dst.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            unsafe {
+                let s = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+                let p = _mm256_loadu_si256(plus.as_ptr().add(i).cast());
+                let m = _mm256_loadu_si256(minus.as_ptr().add(i).cast());
+                let d = _mm256_sub_epi16(_mm256_add_epi16(s, p), m);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), d);
+            }
+            i += 16;
+        }
+        portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn add_sub_512(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+        let n = dst.len();
+        let mut i = 0;
+        while i + 32 <= n {
+            unsafe {
+                let s = _mm512_loadu_si512(src.as_ptr().add(i).cast());
+                let p = _mm512_loadu_si512(plus.as_ptr().add(i).cast());
+                let m = _mm512_loadu_si512(minus.as_ptr().add(i).cast());
+                let d = _mm512_sub_epi16(_mm512_add_epi16(s, p), m);
+                _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), d);
+            }
+            i += 32;
+        }
+        portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn screlu_dot_256(x: &[i16], w: &[i16]) -> i64 {
+        let n = x.len();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let mut total = 0i64;
+        let mut i = 0;
+        while i + 16 <= n {
+            let end = (i + BLOCK).min(n);
+            let mut acc = zero;
+            while i + 16 <= end {
+                unsafe {
+                    let v = _mm256_loadu_si256(x.as_ptr().add(i).cast());
+                    let c = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+                    let ww = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+                    let cw = _mm256_mullo_epi16(c, ww);
+                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(cw, c));
+                }
+                i += 16;
+            }
+            total += sum_256(acc);
+        }
+        total + portable::screlu_dot(&x[i..], &w[i..n])
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn screlu_dot_512(x: &[i16], w: &[i16]) -> i64 {
+        let n = x.len();
+        let zero = _mm512_setzero_si512();
+        let top = _mm512_set1_epi16(QA as i16);
+        let mut total = 0i64;
+        let mut i = 0;
+        while i + 32 <= n {
+            let end = (i + BLOCK).min(n);
+            let mut acc = zero;
+            while i + 32 <= end {
+                unsafe {
+                    let v = _mm512_loadu_si512(x.as_ptr().add(i).cast());
+                    let c = _mm512_min_epi16(_mm512_max_epi16(v, zero), top);
+                    let ww = _mm512_loadu_si512(w.as_ptr().add(i).cast());
+                    let cw = _mm512_mullo_epi16(c, ww);
+                    acc = _mm512_add_epi32(acc, _mm512_madd_epi16(cw, c));
+                }
+                i += 32;
+            }
+            total += sum_512(acc);
+        }
+        total + portable::screlu_dot(&x[i..], &w[i..n])
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub fn crelu_dot_256(x: &[i16], w: &[i16]) -> i64 {
+        let n = x.len();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let mut total = 0i64;
+        let mut i = 0;
+        while i + 16 <= n {
+            let end = (i + BLOCK).min(n);
+            let mut acc = zero;
+            while i + 16 <= end {
+                unsafe {
+                    let v = _mm256_loadu_si256(x.as_ptr().add(i).cast());
+                    let c = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
+                    let ww = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(c, ww));
+                }
+                i += 16;
+            }
+            total += sum_256(acc);
+        }
+        total + portable::crelu_dot(&x[i..], &w[i..n])
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn crelu_dot_512(x: &[i16], w: &[i16]) -> i64 {
+        let n = x.len();
+        let zero = _mm512_setzero_si512();
+        let top = _mm512_set1_epi16(QA as i16);
+        let mut total = 0i64;
+        let mut i = 0;
+        while i + 32 <= n {
+            let end = (i + BLOCK).min(n);
+            let mut acc = zero;
+            while i + 32 <= end {
+                unsafe {
+                    let v = _mm512_loadu_si512(x.as_ptr().add(i).cast());
+                    let c = _mm512_min_epi16(_mm512_max_epi16(v, zero), top);
+                    let ww = _mm512_loadu_si512(w.as_ptr().add(i).cast());
+                    acc = _mm512_add_epi32(acc, _mm512_madd_epi16(c, ww));
+                }
+                i += 32;
+            }
+            total += sum_512(acc);
+        }
+        total + portable::crelu_dot(&x[i..], &w[i..n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::{MAX_HIDDEN, MAX_OUT_WEIGHT};
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self, lo: i64, hi: i64) -> i16 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (lo + (self.0 % (hi - lo + 1) as u64) as i64) as i16
+        }
+
+        fn vec(&mut self, len: usize, lo: i64, hi: i64) -> Vec<i16> {
+            (0..len).map(|_| self.next(lo, hi)).collect()
+        }
+    }
+
+    const LENGTHS: [usize; 13] = [
+        0, 1, 15, 16, 17, 31, 32, 33, 100, 256, 513, 1000, MAX_HIDDEN,
+    ];
+
+    /// Every kernel this CPU runs adds, subtracts and adds-and-subtracts as the portable loops
+    /// do, wrapping at the 16-bit limits included, at every length (whole vectors and tails).
+    #[test]
+    fn each_kernel_updates_as_the_portable_loops_do() {
+        let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
+        assert_eq!(kernels[0].simd(), Simd::Portable);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for len in LENGTHS {
+            let (lo, hi) = (i64::from(i16::MIN), i64::from(i16::MAX));
+            let src = rng.vec(len, lo, hi);
+            let plus = rng.vec(len, lo, hi);
+            let minus = rng.vec(len, lo, hi);
+            let mut want = src.clone();
+            portable::add(&mut want, &plus);
+            let mut want_sub = src.clone();
+            portable::sub(&mut want_sub, &minus);
+            let mut want_both = vec![0; len];
+            portable::add_sub(&mut want_both, &src, &plus, &minus);
+            for k in &kernels {
+                let mut got = src.clone();
+                k.add(&mut got, &plus);
+                assert_eq!(got, want, "{k:?} add, len {len}");
+                let mut got = src.clone();
+                k.sub(&mut got, &minus);
+                assert_eq!(got, want_sub, "{k:?} sub, len {len}");
+                let mut got = vec![7; len];
+                k.add_sub(&mut got, &src, &plus, &minus);
+                assert_eq!(got, want_both, "{k:?} add_sub, len {len}");
+            }
+        }
+    }
+
+    /// Every kernel's dot products equal a plain 64-bit sum, at the extremes of both inputs
+    /// (where 32-bit lanes would overflow first) and on mixed values, at every length.
+    #[test]
+    fn each_kernels_dot_products_equal_a_plain_sum() {
+        let plain = |x: &[i16], w: &[i16], square: bool| -> i64 {
+            x.iter()
+                .zip(w)
+                .map(|(&a, &b)| {
+                    let v = i64::from(a.clamp(0, QA as i16));
+                    (if square { v * v } else { v }) * i64::from(b)
+                })
+                .sum()
+        };
+        let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let m = i64::from(MAX_OUT_WEIGHT);
+        for len in LENGTHS {
+            let cases = [
+                (vec![QA as i16; len], vec![MAX_OUT_WEIGHT; len]),
+                (vec![i16::MAX; len], vec![-MAX_OUT_WEIGHT; len]),
+                (vec![i16::MIN; len], vec![MAX_OUT_WEIGHT; len]),
+                (rng.vec(len, -600, 600), rng.vec(len, -m, m)),
+                (rng.vec(len, -40_000, 40_000), rng.vec(len, -m, m)),
+            ];
+            for (x, w) in &cases {
+                for k in &kernels {
+                    assert_eq!(k.screlu_dot(x, w), plain(x, w, true), "{k:?} screlu {len}");
+                    assert_eq!(k.crelu_dot(x, w), plain(x, w, false), "{k:?} crelu {len}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn aligned_weights_keep_their_values_on_cache_lines() {
+        for len in [0, 1, 31, 32, 33, 768 * 256] {
+            let v: Vec<i16> = (0..len).map(|i| (i as i16).wrapping_mul(7)).collect();
+            let a = Aligned::from(v.clone());
+            assert_eq!(&a[..], &v[..]);
+            assert_eq!(a.as_ptr() as usize % 64, 0);
+        }
+    }
+
+    #[test]
+    fn names_and_availability() {
+        for s in Simd::ALL {
+            assert_eq!(Simd::from_name(s.name()), Ok(s));
+        }
+        assert!(Simd::from_name("sse9").unwrap_err().contains("sse9"));
+        assert!(Simd::Portable.available());
+        assert_eq!(
+            Kernel::new(Simd::best()).map(Kernel::simd),
+            Some(Simd::best())
+        );
+        // A set the CPU lacks has no kernel (on x86-64 without AVX-512, or any other CPU).
+        for s in Simd::ALL {
+            assert_eq!(Kernel::new(s).is_some(), s.available());
+        }
+    }
+}
