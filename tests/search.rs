@@ -121,3 +121,58 @@ fn a_mate_on_the_hundredth_half_move_is_a_mate() {
     assert_eq!(m, "d1d8");
     assert_eq!(score.and_then(mate_moves), Some(1));
 }
+
+#[test]
+fn a_node_limit_stops_every_thread_near_the_total() {
+    let game =
+        Game::from_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+            .unwrap();
+    let mut e = Rookery::new(0);
+    e.configure(&Settings {
+        threads: 3,
+        ..Settings::default()
+    })
+    .unwrap();
+    for _ in 0..3 {
+        let a = e.analyse(
+            &game,
+            &Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        );
+        // Each thread publishes its count every 64 nodes, and all stop once the sum reaches
+        // the limit: never short of it, and over it by at most a few polls.
+        assert!(
+            (20_000..=20_500).contains(&a.nodes),
+            "{} nodes, depth {}",
+            a.nodes,
+            a.depth
+        );
+        assert!(a.best.is_some() && a.depth >= 1);
+    }
+}
+
+#[test]
+fn one_thread_searches_as_if_there_had_never_been_more() {
+    // Threads 1 is the same search whether or not the engine ran with more before: the thread
+    // machinery leaves nothing behind (a fresh table each time, so only the threads differ).
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    let game = Game::from_fen(fen).unwrap();
+    let one = best(fen, 9, 1);
+    let mut e = Rookery::new(0);
+    for threads in [3, 1] {
+        e.configure(&Settings {
+            threads,
+            ..Settings::default()
+        })
+        .unwrap();
+        e.new_game();
+        let a = e.analyse(&game, &Limits::depth(9));
+        if threads == 1 {
+            assert_eq!((uci(a.best.unwrap()), a.score, a.nodes), one);
+        } else {
+            assert_eq!(a.depth, 9, "a fixed depth is the depth reported");
+        }
+    }
+}

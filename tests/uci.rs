@@ -637,3 +637,101 @@ fn the_last_info_line_starts_with_the_move_played() {
     assert_eq!(checked, positions.len() * (goes.len() + 9));
     e.quit();
 }
+
+/// Checks a search's end: `bestmove` is a legal move of `fen`, the first move of the last `info`
+/// line with a PV, and its ponder move (or none) that line's second; no line counts more nodes
+/// than `max_nodes` where given.
+fn assert_the_move_is_the_last_line(
+    fen: &str,
+    lines: &[String],
+    best: &str,
+    max_nodes: Option<u64>,
+    how: &str,
+) {
+    let game = rookery::core::Game::from_fen(fen).unwrap();
+    let words: Vec<&str> = best.split_whitespace().collect();
+    assert_a_move(best, how);
+    let played = words[1]
+        .parse::<shakmaty::uci::UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(game.position()).ok());
+    assert!(played.is_some(), "{how}: {best} is not legal in {fen}");
+    let ponder = (words.get(2) == Some(&"ponder")).then(|| words[3]);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info ") && l.contains(" pv "))
+        .unwrap_or_else(|| panic!("{how}: no info line with a PV in {lines:?}"));
+    assert!(last.contains(" score "), "{how}: {last}");
+    let pv: Vec<&str> = last
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        (pv.first().copied(), pv.get(1).copied()),
+        (Some(words[1]), ponder),
+        "{how}: the last line {last:?} is not {best:?}"
+    );
+    if let Some(max) = max_nodes {
+        for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == "nodes").unwrap();
+            let nodes: u64 = words[i + 1].parse().unwrap();
+            assert!(nodes <= max, "{how}: {l}");
+        }
+    }
+}
+
+/// With several threads (Lazy SMP, the move of the thread that saw furthest) every way a search
+/// can end answers with the line reported last: a depth, a movetime, a node count, a clock,
+/// `stop` after `go infinite`, and `ponderhit` after `go ponder`.
+#[test]
+fn several_threads_play_the_line_they_report_last() {
+    let fens = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    let mut checked = 0;
+    for threads in ["2", "4"] {
+        let mut e = Engine::start();
+        e.set("Threads", threads);
+        e.set("Ponder", "true");
+        for fen in fens {
+            let position = format!("position fen {fen}");
+            for (go, max_nodes) in [
+                ("go depth 8", None),
+                ("go movetime 150", None),
+                // Every thread stops within its polling interval of the shared count.
+                ("go nodes 30000", Some(31_000)),
+                ("go wtime 800 btime 800 winc 10 binc 10", None),
+            ] {
+                let (lines, best) = e.search(&position, go);
+                let how = format!("Threads {threads}, {fen}, {go}");
+                assert_the_move_is_the_last_line(fen, &lines, &best, max_nodes, &how);
+                checked += 1;
+            }
+            e.send(&position);
+            e.send("go infinite");
+            std::thread::sleep(Duration::from_millis(250));
+            let (lines, best) = e.bestmove_after("stop");
+            let how = format!("Threads {threads}, {fen}, stop");
+            assert_the_move_is_the_last_line(fen, &lines, &best, None, &how);
+            e.send(&position);
+            e.send("go ponder wtime 1000 btime 1000 winc 10 binc 10");
+            std::thread::sleep(Duration::from_millis(200));
+            let early = e.ready();
+            assert!(!some_line_starts(&early, "bestmove"), "pondering waits");
+            let (lines, best) = e.bestmove_after("ponderhit");
+            let lines = [early, lines].concat();
+            let how = format!("Threads {threads}, {fen}, ponderhit");
+            assert_the_move_is_the_last_line(fen, &lines, &best, None, &how);
+            checked += 2;
+            e.send("ucinewgame");
+        }
+        e.quit();
+    }
+    assert_eq!(checked, 2 * fens.len() * 6);
+}

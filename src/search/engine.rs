@@ -1,19 +1,29 @@
 //! `rookery`, the strong engine, behind the common `Engine` trait: owns the hash table and one
 //! worker per thread (each with its own preallocated stacks and histories), starts the helpers
 //! for each search (Lazy SMP: every thread searches the same root, sharing only the lock-free
-//! table), and lets the main thread report and decide when to stop.
+//! table), lets the main thread report and decide when to stop, and plays the answer of the
+//! thread that saw furthest (`best_thread`).
+//!
+//! The helpers are threads spawned for each search and joined at its end, not a pool parked
+//! between searches: a spawn costs tens of microseconds against the milliseconds of the
+//! shortest search, and scoped threads borrow the table, the stop flags and the workers for
+//! exactly one search, so a search that is stopped, or a `quit` during one, leaves no thread
+//! behind to wake or shut down.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 
 use shakmaty::{Move, Position};
 
 use super::board::SearchBoard;
 use super::tt::Tt;
-use super::worker::{IterationLimits, MAX_SEARCH_PLY, Shared, TbProbe, Worker};
+use super::worker::{
+    IterationLimits, MAX_SEARCH_PLY, POLL_NODES, POLL_NODES_SHARED_LIMIT, Shared, TbProbe, Worker,
+};
 use crate::core::memory::{self, MB};
-use crate::core::{Game, Limits, Rng, TimeManager};
+use crate::core::score::MATE_BOUND;
+use crate::core::{Bound, Game, Limits, Rng, TimeManager};
 use crate::engine::{Analysis, Engine, Evaluation, Report, Reporter, Settings};
 use crate::error::Error;
 
@@ -134,6 +144,68 @@ impl Rookery {
     }
 }
 
+/// What one thread's search found: the depth of its last completed iteration (0: none) and its
+/// best move's score and bound (a bound when an iteration cut short changed it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadResult {
+    pub depth: i32,
+    pub score: i32,
+    pub bound: Bound,
+}
+
+impl ThreadResult {
+    /// A completed iteration stands behind it.
+    fn usable(&self) -> bool {
+        self.depth > 0 && self.score > -crate::core::score::INFINITY
+    }
+
+    /// A mate for the side to move that the search proved (a score that is at most this good
+    /// proves nothing).
+    fn proven_mate(&self) -> bool {
+        self.score >= MATE_BOUND && self.bound != Bound::Upper
+    }
+
+    /// Whether this answer is to be played rather than `other`: a proven mate first (the
+    /// shorter of two), then the deeper completed iteration, then, at equal depth, an answer
+    /// that did not fail low over one that did, then the higher score.
+    fn beats(&self, other: &ThreadResult) -> bool {
+        if !self.usable() {
+            return false;
+        }
+        if !other.usable() {
+            return true;
+        }
+        match (self.proven_mate(), other.proven_mate()) {
+            (true, true) => return self.score > other.score,
+            (true, false) => return true,
+            (false, true) => return false,
+            (false, false) => {}
+        }
+        if self.depth != other.depth {
+            return self.depth > other.depth;
+        }
+        let (low, other_low) = (self.bound == Bound::Upper, other.bound == Bound::Upper);
+        if low != other_low {
+            return other_low;
+        }
+        self.score > other.score
+    }
+}
+
+/// The thread whose answer is played, from each thread's result (the main thread first): the
+/// one that `ThreadResult::beats` all the others, the earliest of equals. A thread that went
+/// deeper has seen everything a shallower one saw through the shared table and more; a vote
+/// weighted by depth and score could play a shallower thread's move over it.
+pub fn best_thread(results: &[ThreadResult]) -> usize {
+    let mut best = 0;
+    for (i, r) in results.iter().enumerate().skip(1) {
+        if r.beats(&results[best]) {
+            best = i;
+        }
+    }
+    best
+}
+
 /// The internal strength level for a `UCI_Elo`. Levels set the node budget and the noise below;
 /// the mapping is fitted to games against Debian's Stockfish 15.1 at its own `UCI_Elo`, at 10 s +
 /// 0.1 s per move (140 games at four levels, see README): level L played like Stockfish's
@@ -240,13 +312,22 @@ impl Engine for Rookery {
             }
         }
         let stop = AtomicBool::new(false);
-        let nodes: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
-        let tbhits: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
+        let threads = self.workers.len();
+        let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let tbhits: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let searching: Vec<AtomicU32> = (0..=MAX_SEARCH_PLY).map(|_| AtomicU32::new(0)).collect();
+        let poll = if threads > 1 && limits.nodes.is_some() {
+            POLL_NODES_SHARED_LIMIT
+        } else {
+            POLL_NODES
+        };
         let shared = Shared {
             tt: &self.tt,
             stop: &stop,
             external_stop: limits.stop.as_deref(),
             nodes: &nodes,
+            poll_mask: poll - 1,
+            searching: &searching,
             node_limit: limits.nodes,
             tb: tb.map(|t| TbProbe {
                 tables: t,
@@ -291,8 +372,30 @@ impl Engine for Rookery {
             main.publish_nodes(&shared);
             stop.store(true, Ordering::Relaxed);
         });
-        let mut analysis = main.analysis(&shared, iteration_limits.multipv);
+        // One line asked for: the thread that saw furthest answers. Several lines (MultiPV, or
+        // every move scored) are the main thread's, whose iterations were reported.
+        let chosen = if iteration_limits.multipv == 1 && threads > 1 {
+            let results: Vec<ThreadResult> = self.workers.iter().map(Worker::result).collect();
+            best_thread(&results)
+        } else {
+            0
+        };
+        let mut analysis = self.workers[chosen].analysis(&shared, iteration_limits.multipv);
         complete_pv(&self.tt, &root, &mut analysis.pv);
+        if chosen != 0 {
+            // A helper's answer: its line is reported last, with the search's time, so the last
+            // `info` line is the one played (the main thread reported only its own).
+            analysis.elapsed = self.workers[0]
+                .time
+                .as_ref()
+                .map_or(analysis.elapsed, |t| t.elapsed());
+            if let Some(line) = analysis.lines.first_mut()
+                && line.pv.first() == analysis.pv.first()
+            {
+                line.pv.clone_from(&analysis.pv);
+            }
+            report(Report::Iteration(&analysis));
+        }
         analysis
     }
 
@@ -379,6 +482,84 @@ mod tests {
 
     fn uci(pos: &shakmaty::Chess, s: &str) -> Move {
         s.parse::<UciMove>().unwrap().to_move(pos).unwrap()
+    }
+
+    fn result(depth: i32, score: i32, bound: Bound) -> ThreadResult {
+        ThreadResult {
+            depth,
+            score,
+            bound,
+        }
+    }
+
+    #[test]
+    fn the_thread_that_saw_furthest_answers() {
+        use crate::core::score::{INFINITY, mate_in, mated_in};
+        use Bound::{Exact, Lower, Upper};
+        // Deeper wins, whatever the scores.
+        assert_eq!(
+            best_thread(&[result(10, 80, Exact), result(11, 20, Exact)]),
+            1
+        );
+        assert_eq!(
+            best_thread(&[result(12, -50, Exact), result(11, 90, Exact)]),
+            0
+        );
+        // Equal depth: the better score, the earliest of equals.
+        let even = [
+            result(9, 20, Exact),
+            result(9, 45, Exact),
+            result(9, 30, Exact),
+        ];
+        assert_eq!(best_thread(&even), 1);
+        assert_eq!(
+            best_thread(&[result(9, 20, Exact), result(9, 20, Exact)]),
+            0
+        );
+        // At equal depth an answer that failed low loses to one that did not, even scored higher.
+        assert_eq!(
+            best_thread(&[result(9, 20, Exact), result(9, 60, Upper)]),
+            0
+        );
+        assert_eq!(
+            best_thread(&[result(9, 20, Upper), result(9, 10, Lower)]),
+            1
+        );
+        // A proven mate beats any depth; the shorter of two mates wins.
+        assert_eq!(
+            best_thread(&[result(20, 300, Exact), result(8, mate_in(9), Exact)]),
+            1
+        );
+        let mates = [
+            result(12, mate_in(7), Exact),
+            result(9, mate_in(3), Lower),
+            result(14, mate_in(5), Exact),
+        ];
+        assert_eq!(best_thread(&mates), 1);
+        // A mate score that is only an upper bound proves nothing: depth decides.
+        assert_eq!(
+            best_thread(&[result(10, 40, Exact), result(9, mate_in(5), Upper)]),
+            0
+        );
+        // Being mated: the deeper search still decides, and of equal depths the longer mate.
+        assert_eq!(
+            best_thread(&[result(7, 0, Exact), result(9, mated_in(6), Exact)]),
+            1
+        );
+        assert_eq!(
+            best_thread(&[result(9, mated_in(4), Exact), result(9, mated_in(8), Exact)]),
+            1
+        );
+        // A thread with no completed iteration is never played, one with one always is.
+        assert_eq!(
+            best_thread(&[result(3, -200, Exact), result(0, 500, Exact)]),
+            0
+        );
+        assert_eq!(
+            best_thread(&[result(0, -INFINITY, Upper), result(1, -20, Exact)]),
+            1
+        );
+        assert_eq!(best_thread(&[result(0, -INFINITY, Upper)]), 0);
     }
 
     #[test]

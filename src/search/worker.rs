@@ -7,13 +7,14 @@
 //! noted beside each as it is measured.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
 
 use super::board::SearchBoard;
+use super::engine::ThreadResult;
 use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
@@ -44,8 +45,15 @@ pub struct Shared<'a> {
     /// Raised to stop every thread (by the main thread, or by the caller).
     pub stop: &'a AtomicBool,
     pub external_stop: Option<&'a AtomicBool>,
-    /// Nodes searched, one counter per thread, published every 1024 nodes.
+    /// Nodes searched, one counter per thread, published every `poll_mask + 1` nodes.
     pub nodes: &'a [AtomicU64],
+    /// One less than a power of two: every so many nodes a thread publishes its count and
+    /// checks the clock, the caller's stop and the node limit (`POLL_NODES` or, for a node
+    /// limit shared by several threads, `POLL_NODES_SHARED_LIMIT`).
+    pub poll_mask: u64,
+    /// The threads in an iteration of each depth (index: the depth), so helpers can leave a
+    /// depth that enough threads already search (`Worker::crowded`).
+    pub searching: &'a [AtomicU32],
     /// Node limit for the whole search.
     pub node_limit: Option<u64>,
     /// Syzygy tables to probe inside the search.
@@ -63,6 +71,12 @@ pub struct TbProbe<'a> {
     /// Least remaining depth at which to probe.
     pub depth: i32,
 }
+
+/// How often a thread publishes its node count and checks the limits.
+pub const POLL_NODES: u64 = 1024;
+/// As often for a node limit that several threads share: each thread's count is published
+/// that much sooner, so the whole search ends within a few hundred nodes of the limit.
+pub const POLL_NODES_SHARED_LIMIT: u64 = 64;
 
 impl Shared<'_> {
     pub fn total_nodes(&self) -> u64 {
@@ -287,7 +301,7 @@ impl Worker {
             // One thread: stop exactly at the limit, so `go nodes` repeats exactly.
             shared.stop.store(true, Ordering::Relaxed);
         }
-        if self.nodes.is_multiple_of(1024) {
+        if self.nodes & shared.poll_mask == 0 {
             shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
             if shared
@@ -1152,7 +1166,8 @@ impl Worker {
     }
 
     /// Iterative deepening with aspiration windows, each depth once per MultiPV line. The main
-    /// thread (id 0) reports each iteration and decides when to stop; helpers search until told.
+    /// thread (id 0) reports each iteration and decides when to stop; helpers search until told
+    /// or until they finish the last depth.
     pub fn iterate(
         &mut self,
         shared: &Shared,
@@ -1167,13 +1182,17 @@ impl Worker {
         let mut stretch: f64 = 1.0;
         let mut last_best = None;
         let mut last_score: Option<i32> = None;
-        for depth in 1..=limits.max_depth.min(MAX_SEARCH_PLY as i32 - 8) {
-            // Helpers search odd threads one ply deeper, so the threads spread over depths.
-            let depth = if self.id > 0 && self.id % 2 == 1 {
-                depth + 1
-            } else {
-                depth
-            };
+        let last = limits.max_depth.min(MAX_SEARCH_PLY as i32 - 8);
+        // The depth schedule that spreads the threads over depths: odd helpers begin one ply
+        // deeper, and a helper passes over a depth that half the threads already search (the
+        // main thread searches every depth, as it does alone). The last depth is never passed
+        // over: a helper that reaches it still fills the table for the others.
+        let first = if self.id % 2 == 1 { 2 } else { 1 };
+        for depth in first..=last {
+            if self.id > 0 && depth < last && self.crowded(shared, depth) {
+                continue;
+            }
+            shared.searching[depth as usize].fetch_add(1, Ordering::Relaxed);
             self.root_depth = depth;
             for pv_index in 0..multipv {
                 self.pv_index = pv_index;
@@ -1209,6 +1228,7 @@ impl Worker {
                     break;
                 }
             }
+            shared.searching[depth as usize].fetch_sub(1, Ordering::Relaxed);
             if self.stopped {
                 break;
             }
@@ -1276,7 +1296,26 @@ impl Worker {
         }
     }
 
-    /// The analysis of the main thread after the last completed iteration.
+    /// Whether at least half the threads are in an iteration of `depth` already (one other
+    /// thread of two, two of three or four, and so on).
+    fn crowded(&self, shared: &Shared, depth: i32) -> bool {
+        let there = shared.searching[depth as usize].load(Ordering::Relaxed) as usize;
+        2 * there >= shared.nodes.len()
+    }
+
+    /// The thread's answer after its last completed iteration (the best move of an iteration cut
+    /// short, when that found one), for choosing among the threads (`best_thread`).
+    pub fn result(&self) -> ThreadResult {
+        let best = self.root_moves.first();
+        ThreadResult {
+            depth: self.completed_depth,
+            score: best.map_or(-INFINITY, |r| r.score),
+            bound: best.map_or(Bound::Upper, |r| r.bound),
+        }
+    }
+
+    /// The analysis of this thread after the last completed iteration (the best move of an
+    /// iteration cut short, when that found one); the nodes and hits are every thread's.
     pub fn analysis(&self, shared: &Shared, multipv: usize) -> Analysis {
         let lines: Vec<PvLine> = self.root_moves[..multipv.min(self.root_moves.len())]
             .iter()
