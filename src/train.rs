@@ -217,6 +217,7 @@ impl FloatNet {
         let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network::from_parts(
             self.activation,
+            nnue::InputLayout::PLAIN,
             self.params[..b1].iter().map(|&w| q(w, QA)).collect(),
             self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
             self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
