@@ -116,6 +116,8 @@ pub enum NetProblem {
     Damaged,
     /// Weights that do not make a net of this build: the reason in words.
     Weights(String),
+    /// An input layout (mirroring, king buckets) this build does not read.
+    Layout(LayoutProblem),
 }
 
 impl fmt::Display for NetProblem {
@@ -135,6 +137,52 @@ impl fmt::Display for NetProblem {
             NetProblem::TrailingBytes => f.write_str("the net file has bytes after its end"),
             NetProblem::Damaged => f.write_str("the net file's checksum does not match (damaged)"),
             NetProblem::Weights(reason) => f.write_str(reason),
+            NetProblem::Layout(problem) => write!(f, "unsupported input layout: {problem}"),
+        }
+    }
+}
+
+/// Why an input layout (`nnue::InputLayout`: horizontal mirroring and a king bucket table) was
+/// refused, in a net file, a checkpoint or a table built by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutProblem {
+    /// A mirror flag other than 0 or 1.
+    MirrorFlag(u8),
+    /// A king bucket at or above `max` (the most a layout may have).
+    Bucket { square: u8, bucket: u8, max: usize },
+    /// A mirrored layout whose table differs between a square and its mirror image: files e-h
+    /// must repeat files a-d.
+    Asymmetric { square: u8 },
+    /// A bucket below the highest that no king square maps to.
+    Unused(u8),
+}
+
+impl fmt::Display for LayoutProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |sq: u8| shakmaty::Square::new(u32::from(sq & 63)).to_string();
+        match *self {
+            LayoutProblem::MirrorFlag(flag) => write!(f, "mirror flag {flag} (0 or 1)"),
+            LayoutProblem::Bucket {
+                square,
+                bucket,
+                max,
+            } => write!(
+                f,
+                "king bucket {bucket} on {} (at most {max} buckets, numbered from 0)",
+                name(square)
+            ),
+            LayoutProblem::Asymmetric { square } => write!(
+                f,
+                "a mirrored layout with different king buckets on {} and {} (files e-h must repeat a-d)",
+                name(square),
+                name(square ^ 7)
+            ),
+            LayoutProblem::Unused(b) => {
+                write!(
+                    f,
+                    "king bucket {b} has no square (each bucket below the highest needs one)"
+                )
+            }
         }
     }
 }
@@ -362,6 +410,8 @@ pub enum TrainProblem {
     Buckets(usize),
     /// An activation code that names no activation.
     Activation(u8),
+    /// An input layout no net can have.
+    Layout(LayoutProblem),
 }
 
 impl fmt::Display for TrainProblem {
@@ -375,6 +425,7 @@ impl fmt::Display for TrainProblem {
             }
             TrainProblem::Buckets(b) => write!(f, "{b} output buckets (1, 2, 4 or 8)"),
             TrainProblem::Activation(c) => write!(f, "unknown activation code {c}"),
+            TrainProblem::Layout(problem) => write!(f, "unsupported input layout: {problem}"),
         }
     }
 }

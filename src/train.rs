@@ -10,6 +10,9 @@
 //!   net fits its integers.
 //! - **Parallel.** Each mini-batch is split over the threads; each thread sums its gradient, the
 //!   sums are added, and the update is split over the threads by parameter.
+//! - **Input layout.** The net's inputs follow an [`InputLayout`] (king buckets, mirroring): a
+//!   sample keeps the side to move's pieces in the plain layout and each side's king bucket and
+//!   mirror side, from which both perspectives' features are worked out when used.
 
 use std::f32::consts::PI;
 use std::io::Write;
@@ -18,8 +21,8 @@ use std::time::Instant;
 use crate::core::Rng;
 use crate::core::bytes::{self, Put, Reader};
 use crate::data::Record;
-use crate::error::{Error, TrainProblem};
-use crate::nnue::{self, Activation, INPUTS, Network, QA, QB};
+use crate::error::{Error, LayoutProblem, TrainProblem};
+use crate::nnue::{self, Activation, INPUTS, InputLayout, Network, QA, QB};
 
 /// Scores are turned into expected results with this many centipawns a unit.
 pub const EVAL_SCALE: f32 = 400.0;
@@ -27,25 +30,66 @@ pub const EVAL_SCALE: f32 = 400.0;
 pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// A position's inputs and its target, packed in 72 bytes (no allocation of its own, so that
-/// tens of millions fit in memory): the side to move's features; the other side's are the
-/// same pieces seen from the other side (`other_side`).
+/// tens of millions fit in memory): the side to move's features in the plain layout, and each
+/// side's orientation in the net's layout (its king bucket and whether it reads the board
+/// mirrored). The other side's plain features are the same pieces seen from the other side
+/// (`other_side`); a layout's feature is its bucket's block of 768 plus the plain feature, its
+/// file flipped where mirrored.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     feats: [u16; 32],
     len: u8,
+    /// The side to move's and the other side's king bucket, times 8, plus 7 where that side
+    /// reads the board mirrored (the XOR of a square's file).
+    orient: [u8; 2],
     pub target: f32,
 }
 
+// Features are 16-bit: the widest layout's must fit.
+const _: () = assert!(INPUTS * nnue::MAX_KING_BUCKETS <= u16::MAX as usize + 1);
+const _: () = assert!(nnue::MAX_KING_BUCKETS * 8 <= u8::MAX as usize + 1);
+
 impl Sample {
-    /// The features from the side to move's view.
-    pub fn stm(&self) -> &[u16] {
-        &self.feats[..usize::from(self.len)]
+    /// The sample of a position whose side to move has the plain features `plain` (at most 32),
+    /// with each side's orientation from `layout` and the kings' squares, each seen from its
+    /// own side.
+    fn new(plain: &[u16], kings: [u8; 2], layout: &InputLayout, target: f32) -> Sample {
+        let mut feats = [0u16; 32];
+        feats[..plain.len()].copy_from_slice(plain);
+        let orient = kings.map(|k| {
+            let (bucket, flip) = layout.relative(usize::from(k));
+            bucket * 8 + flip
+        });
+        Sample {
+            feats,
+            len: plain.len() as u8,
+            orient,
+            target,
+        }
+    }
+
+    /// Pieces on the board.
+    pub fn pieces(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// The features from the side to move's view, written into `out`.
+    pub fn stm<'a>(&self, out: &'a mut [u16; 32]) -> &'a [u16] {
+        self.laid_out(0, |f| f, out)
     }
 
     /// The features from the other side's view, written into `out`.
     pub fn ntm<'a>(&self, out: &'a mut [u16; 32]) -> &'a [u16] {
-        for (o, &f) in out.iter_mut().zip(self.stm()) {
-            *o = other_side(f);
+        self.laid_out(1, other_side, out)
+    }
+
+    /// Side `side`'s features: `view` of each plain feature, put in the side's orientation.
+    #[inline]
+    fn laid_out<'a>(&self, side: usize, view: fn(u16) -> u16, out: &'a mut [u16; 32]) -> &'a [u16] {
+        let o = u16::from(self.orient[side]);
+        let (base, flip) = ((o >> 3) * INPUTS as u16, o & 7);
+        for (x, &f) in out.iter_mut().zip(&self.feats[..usize::from(self.len)]) {
+            *x = base + (view(f) ^ flip);
         }
         &out[..usize::from(self.len)]
     }
@@ -58,8 +102,8 @@ pub fn other_side(f: u16) -> u16 {
     flipped ^ 56
 }
 
-/// The features of a record, both perspectives, and the count.
-pub fn features(r: &Record, stm: &mut [u16; 32], ntm: &mut [u16; 32]) -> usize {
+/// The features of a record in the plain layout, both perspectives, and the count.
+pub fn plain_features(r: &Record, stm: &mut [u16; 32], ntm: &mut [u16; 32]) -> usize {
     let mut n = 0;
     for (code, sq) in r.pieces() {
         let ours = code >> 3 == 0;
@@ -69,6 +113,27 @@ pub fn features(r: &Record, stm: &mut [u16; 32], ntm: &mut [u16; 32]) -> usize {
         n += 1;
     }
     n
+}
+
+/// The features of a record in `layout`, both perspectives, and the count.
+pub fn features(
+    r: &Record,
+    layout: &InputLayout,
+    stm: &mut [u16; 32],
+    ntm: &mut [u16; 32],
+) -> usize {
+    let s = sample(r, layout, 0.0);
+    s.stm(stm);
+    s.ntm(ntm);
+    s.pieces()
+}
+
+/// The sample of a record in `layout`, with the target blend `wdl`.
+fn sample(r: &Record, layout: &InputLayout, wdl: f32) -> Sample {
+    // The other side's features are derived when used (`Sample::ntm`).
+    let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+    let k = plain_features(r, &mut s, &mut n);
+    Sample::new(&s[..k], [r.ksq, r.opp_ksq], layout, target(r, wdl))
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -81,33 +146,43 @@ pub fn target(r: &Record, wdl: f32) -> f32 {
 }
 
 /// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
-/// out bias]`, the output layer once for each bucket (`nnue::bucket`).
+/// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
+/// bucket (`nnue::bucket`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
     pub activation: Activation,
     /// Output buckets, chosen by the number of pieces (1: a single output layer).
     pub buckets: usize,
+    /// How the pieces become inputs (king buckets, mirroring).
+    pub layout: InputLayout,
     pub params: Vec<f32>,
 }
 
 impl FloatNet {
-    pub fn len(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + (2 * hidden + 1) * buckets
+    pub fn len(layout: &InputLayout, hidden: usize, buckets: usize) -> usize {
+        layout.inputs() * hidden + hidden + (2 * hidden + 1) * buckets
     }
 
     /// Random feature weights (uniform, scaled to the fan-in), small output weights.
-    pub fn new(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNet {
+    pub fn new(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        seed: u64,
+    ) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
-        let mut params = vec![0.0; FloatNet::len(hidden, buckets)];
+        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets)];
         let ft = 1.0 / (32f32).sqrt();
-        for p in &mut params[..INPUTS * hidden] {
+        let o = layout.inputs() * hidden;
+        for p in &mut params[..o] {
             *p = uniform(ft);
         }
         let out = 1.0 / ((2 * hidden) as f32).sqrt();
-        let o = INPUTS * hidden + hidden;
+        let o = o + hidden;
         for p in &mut params[o..o + 2 * hidden * buckets] {
             *p = uniform(out);
         }
@@ -115,6 +190,7 @@ impl FloatNet {
             hidden,
             activation,
             buckets,
+            layout,
             params,
         }
     }
@@ -122,7 +198,7 @@ impl FloatNet {
     /// Where the feature biases, the output weights and the output biases start.
     fn offsets(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        let b1 = INPUTS * h;
+        let b1 = self.layout.inputs() * h;
         (b1, b1 + h, b1 + h + 2 * h * self.buckets)
     }
 
@@ -147,7 +223,8 @@ impl FloatNet {
         self.forward_mirrored(stm, ntm, acc, 0)
     }
 
-    /// `forward` with every square's file flipped (`mirror` 7) or not (0).
+    /// `forward` with every square's file flipped (`mirror` 7) or not (0): only in the plain
+    /// layout (`Trainer::epoch`).
     fn forward_mirrored(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32], mirror: usize) -> f32 {
         let h = self.hidden;
         let (b1, _, _) = self.offsets();
@@ -176,14 +253,17 @@ impl FloatNet {
 
     /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
     /// With `mirror` 7 the position is seen with its files flipped (a to h): the same chess
-    /// but for castling, which the inputs do not hold; 0 leaves it as it is.
+    /// but for castling, which the inputs do not hold; 0 leaves it as it is. Mirroring applies
+    /// to the plain layout only (a mirrored layout reads both alike).
     pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
+        debug_assert!(mirror == 0 || self.layout.is_plain());
         let h = self.hidden;
         let (b1, _, _) = self.offsets();
-        let (w2, b2) = self.output(s.stm().len());
-        let mut other = [0u16; 32];
+        let (w2, b2) = self.output(s.pieces());
+        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+        let stm = s.stm(&mut ours);
         let ntm = s.ntm(&mut other);
-        let y = self.forward_mirrored(s.stm(), ntm, acc, mirror);
+        let y = self.forward_mirrored(stm, ntm, acc, mirror);
         let p = sigmoid(y);
         let err = p - s.target;
         let g = 2.0 * err * p * (1.0 - p);
@@ -199,7 +279,7 @@ impl FloatNet {
             acc_n[j] = g * self.params[w2 + h + j] * d_n;
             grad[b1 + j] += acc_s[j] + acc_n[j];
         }
-        for (acc_p, feats) in [(&*acc_s, s.stm()), (&*acc_n, ntm)] {
+        for (acc_p, feats) in [(&*acc_s, stm), (&*acc_n, ntm)] {
             for &f in feats {
                 let f = usize::from(f) ^ mirror;
                 let row = &mut grad[f * h..(f + 1) * h];
@@ -217,6 +297,7 @@ impl FloatNet {
         let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network::from_parts(
             self.activation,
+            self.layout,
             self.params[..b1].iter().map(|&w| q(w, QA)).collect(),
             self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
             self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
@@ -236,21 +317,9 @@ impl FloatNet {
     }
 }
 
-/// The samples of `records` (their features and targets).
-pub fn samples(records: &[Record], wdl: f32) -> Vec<Sample> {
-    records
-        .iter()
-        .map(|r| {
-            // The other side's features are derived when used (`Sample::ntm`).
-            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
-            let k = features(r, &mut s, &mut n);
-            Sample {
-                feats: s,
-                len: k as u8,
-                target: target(r, wdl),
-            }
-        })
-        .collect()
+/// The samples of `records` (their features in `layout` and targets).
+pub fn samples(records: &[Record], layout: &InputLayout, wdl: f32) -> Vec<Sample> {
+    records.iter().map(|r| sample(r, layout, wdl)).collect()
 }
 
 /// What `rookery train` is asked for.
@@ -260,6 +329,8 @@ pub struct Config {
     pub activation: Activation,
     /// Output buckets (1, 2, 4 or 8).
     pub buckets: usize,
+    /// How the pieces become inputs.
+    pub layout: InputLayout,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -269,7 +340,8 @@ pub struct Config {
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
-    /// Train on each position and its mirror image (files flipped), alternately.
+    /// Train on each position and its mirror image (files flipped), alternately: with the plain
+    /// layout only, as a mirrored layout reads a position and its mirror image alike.
     pub mirror: bool,
 }
 
@@ -279,6 +351,7 @@ impl Default for Config {
             hidden: 128,
             activation: Activation::SCReLU,
             buckets: 1,
+            layout: InputLayout::PLAIN,
             epochs: 30,
             batch: 16_384,
             lr: 0.001,
@@ -314,8 +387,10 @@ pub struct Progress {
     pub positions_per_second: f64,
 }
 
-/// Checkpoints with the output bucket count; `RKCK` files (one output layer) still read.
-const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC2";
+/// Checkpoints with the input layout; `RKC2` (the output bucket count, the plain layout) and
+/// `RKCK` (one output layer) files still read.
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC3";
+const CHECKPOINT_MAGIC_2: &[u8; 4] = b"RKC2";
 const CHECKPOINT_MAGIC_1: &[u8; 4] = b"RKCK";
 
 impl Trainer {
@@ -345,8 +420,9 @@ impl Trainer {
                         let mut acc = vec![0.0; 2 * self.net.hidden];
                         part.iter()
                             .map(|x| {
-                                let mut other = [0u16; 32];
-                                let y = self.net.forward(x.stm(), x.ntm(&mut other), &mut acc);
+                                let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                                let (stm, ntm) = (x.stm(&mut ours), x.ntm(&mut other));
+                                let y = self.net.forward(stm, ntm, &mut acc);
                                 let e = sigmoid(y) - x.target;
                                 f64::from(e * e)
                             })
@@ -373,6 +449,10 @@ impl Trainer {
         train: &[Sample],
         mut progress: impl FnMut(&Progress),
     ) -> f32 {
+        assert!(
+            !cfg.mirror || self.net.layout.is_plain(),
+            "mirror images are for the plain layout only"
+        );
         let threads = cfg.threads.max(1);
         let n = self.net.params.len();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -480,6 +560,8 @@ impl Trainer {
         out.put(self.net.hidden as u32);
         out.put(self.net.activation.code());
         out.put(self.net.buckets as u32);
+        out.put(u8::from(self.net.layout.mirror()));
+        out.extend_from_slice(self.net.layout.king_buckets());
         out.put(self.step);
         out.put(self.epoch as u32);
         out.put(self.history.len() as u32);
@@ -500,12 +582,15 @@ impl Trainer {
             path: String::new(),
             problem,
         };
-        if bytes.len() < 12
-            || (&bytes[..4] != CHECKPOINT_MAGIC && &bytes[..4] != CHECKPOINT_MAGIC_1)
-        {
+        let magics = [CHECKPOINT_MAGIC_1, CHECKPOINT_MAGIC_2, CHECKPOINT_MAGIC];
+        let Some(version) = magics
+            .iter()
+            .position(|m| bytes.len() >= 12 && &bytes[..4] == *m)
+        else {
             return Err(refuse(TrainProblem::NotACheckpoint));
-        }
-        let bucketed = &bytes[..4] == CHECKPOINT_MAGIC;
+        };
+        let bucketed = version >= 1;
+        let laid_out = version >= 2;
         let body = bytes::unseal(bytes).ok_or_else(|| refuse(TrainProblem::Damaged))?;
         let mut r = Reader::new(body);
         let mut fields = || -> Result<Trainer, TrainProblem> {
@@ -528,6 +613,18 @@ impl Trainer {
             if !nnue::valid_buckets(buckets) {
                 return Err(TrainProblem::Buckets(buckets));
             }
+            let layout = if laid_out {
+                let mirror = match r.read::<u8>("the mirror flag").map_err(short)? {
+                    0 => false,
+                    1 => true,
+                    m => return Err(TrainProblem::Layout(LayoutProblem::MirrorFlag(m))),
+                };
+                let table = r.take(64, "the king buckets").map_err(short)?;
+                let table: [u8; 64] = table.try_into().expect("64 bytes");
+                InputLayout::new(mirror, table).map_err(TrainProblem::Layout)?
+            } else {
+                InputLayout::PLAIN
+            };
             let step = r.read("the step").map_err(short)?;
             let epoch = r.read::<u32>("the epoch").map_err(short)? as usize;
             let hist = r.read::<u32>("the history's length").map_err(short)? as usize;
@@ -535,7 +632,7 @@ impl Trainer {
                 .read_n::<f32>(2 * hist.min(1 << 20), "the loss history")
                 .map_err(short)?;
             let history = losses.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            let n = FloatNet::len(hidden, buckets);
+            let n = FloatNet::len(&layout, hidden, buckets);
             let params = r.read_n(n, "the weights").map_err(short)?;
             let m = r.read_n(n, "the first moments").map_err(short)?;
             let v = r.read_n(n, "the second moments").map_err(short)?;
@@ -544,6 +641,7 @@ impl Trainer {
                     hidden,
                     activation,
                     buckets,
+                    layout,
                     params,
                 },
                 m,
@@ -661,7 +759,7 @@ pub fn load_all(paths: &[String]) -> Result<Vec<Record>, Error> {
 mod tests {
     use super::*;
     use crate::error::ReadError;
-    use shakmaty::{Chess, Position};
+    use shakmaty::{Chess, Color, Position};
 
     /// Positions for the tests: the perft suites' positions and a ply below each.
     fn records(label: impl Fn(&Chess) -> (i32, f64)) -> Vec<Record> {
@@ -679,18 +777,39 @@ mod tests {
         out
     }
 
+    /// A packed sample gives, in every layout, the features the search's net reads for the
+    /// record's board (the side to move White there): the side to move's are White's
+    /// perspective's, the other side's Black's.
     #[test]
     fn a_packed_sample_holds_both_perspectives() {
         assert!(std::mem::size_of::<Sample>() <= 72);
         let recs = records(|p| (material(p), 0.5));
-        let data = samples(&recs, 0.0);
-        assert!(data.len() > 100);
-        for (r, s) in recs.iter().zip(&data) {
-            let (mut stm, mut ntm) = ([0u16; 32], [0u16; 32]);
-            let k = features(r, &mut stm, &mut ntm);
-            let mut other = [0u16; 32];
-            assert_eq!(s.stm(), &stm[..k]);
-            assert_eq!(s.ntm(&mut other), &ntm[..k]);
+        for layout in crate::nnue::tests::presets() {
+            let data = samples(&recs, &layout, 0.0);
+            assert!(data.len() > 100);
+            let mut buckets_seen = vec![false; layout.buckets()];
+            for (r, s) in recs.iter().zip(&data) {
+                let (mut stm, mut ntm) = ([0u16; 32], [0u16; 32]);
+                let k = features(r, &layout, &mut stm, &mut ntm);
+                assert_eq!(k, r.piece_count() as usize);
+                let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                assert_eq!(s.stm(&mut ours), &stm[..k]);
+                assert_eq!(s.ntm(&mut other), &ntm[..k]);
+                let board = r.board();
+                for (perspective, got) in [(Color::White, &stm[..k]), (Color::Black, &ntm[..k])] {
+                    let o = layout.orientation(perspective, nnue::king_square(&board, perspective));
+                    buckets_seen[o.bucket()] = true;
+                    let mut want: Vec<u16> = board
+                        .iter()
+                        .map(|(sq, piece)| o.feature(perspective, piece, sq) as u16)
+                        .collect();
+                    let mut got = got.to_vec();
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{}: {}", layout.describe(), r.fen());
+                }
+            }
+            assert!(buckets_seen.iter().all(|&b| b), "{}", layout.describe());
         }
     }
 
@@ -706,19 +825,33 @@ mod tests {
 
     #[test]
     fn gradients_agree_with_finite_differences() {
-        for (activation, mirror, buckets) in [
-            (Activation::SCReLU, 0, 1),
-            (Activation::CReLU, 0, 1),
-            (Activation::SCReLU, 7, 1),
-            (Activation::SCReLU, 0, 8),
+        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
+        let kb8 = InputLayout::preset("mirror-kb8").unwrap();
+        for (activation, mirror, buckets, layout) in [
+            (Activation::SCReLU, 0, 1, InputLayout::PLAIN),
+            (Activation::CReLU, 0, 1, InputLayout::PLAIN),
+            (Activation::SCReLU, 7, 1, InputLayout::PLAIN),
+            (Activation::SCReLU, 0, 8, InputLayout::PLAIN),
+            (Activation::SCReLU, 0, 2, kb4),
+            (Activation::CReLU, 0, 1, kb8),
         ] {
             let recs = records(|p| (material(p), 0.5));
-            let data = samples(&recs[..6], 0.5);
-            let mut net = FloatNet::new(6, activation, buckets, 3);
+            // Positions whose kings are in different buckets, where the layout has them.
+            let mut picked: Vec<Record> = Vec::new();
+            for r in &recs {
+                let bucket = |k: u8| layout.relative(usize::from(k)).0;
+                if picked.len() < 6
+                    && (picked.len() < 3 || !picked.iter().any(|p| bucket(p.ksq) == bucket(r.ksq)))
+                {
+                    picked.push(*r);
+                }
+            }
+            let data = samples(&picked, &layout, 0.5);
+            let mut net = FloatNet::new(6, activation, buckets, layout, 3);
             // Biases away from the clip points, where the derivative is not defined.
             let (b1, _, _) = net.offsets();
             // The output layer the first position reads, and one no position here reads.
-            let (w2, b2) = net.output(data[0].stm().len());
+            let (w2, b2) = net.output(data[0].pieces());
             let unused = if buckets > 1 { net.output(2).0 } else { w2 };
             for j in 0..6 {
                 net.params[b1 + j] = 0.3 + 0.05 * j as f32;
@@ -732,17 +865,38 @@ mod tests {
                 data.iter()
                     .map(|s| {
                         let mut a = vec![0.0; 12];
-                        let mut other = [0u16; 32];
-                        let y = n.forward_mirrored(s.stm(), s.ntm(&mut other), &mut a, mirror);
+                        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                        let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+                        let y = n.forward_mirrored(stm, ntm, &mut a, mirror);
                         let e = f64::from(sigmoid(y) - s.target);
                         e * e
                     })
                     .sum()
             };
-            let feature = usize::from(data[0].stm()[0]) ^ mirror;
+            // The first feature of each side, and the highest of all (in a bucketed layout, a
+            // bucket above the first).
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let first = usize::from(data[0].stm(&mut ours)[0]) ^ mirror;
+            let theirs = usize::from(data[0].ntm(&mut other)[0]) ^ mirror;
+            let highest = data
+                .iter()
+                .flat_map(|s| {
+                    let (mut a, mut b) = ([0u16; 32], [0u16; 32]);
+                    let mut all = s.stm(&mut a).to_vec();
+                    all.extend_from_slice(s.ntm(&mut b));
+                    all
+                })
+                .max()
+                .map_or(0, |f| usize::from(f) ^ mirror);
+            if layout.buckets() > 1 {
+                assert!(highest >= INPUTS, "{highest}");
+            }
             let checked = [
-                feature * 6,
-                feature * 6 + 3,
+                first * 6,
+                first * 6 + 3,
+                theirs * 6 + 1,
+                highest * 6 + 2,
+                highest * 6 + 5,
                 b1 + 2,
                 w2 + 1,
                 w2 + 7,
@@ -759,9 +913,18 @@ mod tests {
                 let analytic = f64::from(grad[i]);
                 assert!(
                     (numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(),
-                    "{activation:?} parameter {i}: numeric {numeric}, analytic {analytic}"
+                    "{activation:?} {} parameter {i}: numeric {numeric}, analytic {analytic}",
+                    layout.describe()
                 );
             }
+            // The gradient reaches the highest feature's row: the check above is not of zeros.
+            assert!(
+                grad[highest * 6..highest * 6 + 6]
+                    .iter()
+                    .any(|g| g.abs() > 1e-7),
+                "{}",
+                layout.describe()
+            );
         }
     }
 
@@ -782,9 +945,15 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let train_s = samples(&train, cfg.wdl);
-        let val_s = samples(&val, cfg.wdl);
-        let mut t = Trainer::new(FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, 5));
+        let train_s = samples(&train, &cfg.layout, cfg.wdl);
+        let val_s = samples(&val, &cfg.layout, cfg.wdl);
+        let mut t = Trainer::new(FloatNet::new(
+            cfg.hidden,
+            cfg.activation,
+            cfg.buckets,
+            cfg.layout,
+            5,
+        ));
         let before = t.loss(&val_s, 2);
         for _ in 0..cfg.epochs {
             t.epoch(&cfg, &train_s, |_| {});
@@ -794,28 +963,13 @@ mod tests {
         // Held-out positions: the learned score is near the material count.
         let mut err = 0.0;
         for (r, s) in val.iter().zip(&val_s) {
-            let mut other = [0u16; 32];
-            err += (t.net.centipawns(s.stm(), s.ntm(&mut other)) - f32::from(r.score)).abs();
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let cp = t.net.centipawns(s.stm(&mut ours), s.ntm(&mut other));
+            err += (cp - f32::from(r.score)).abs();
         }
         let mean = err / val.len() as f32;
         assert!(mean < 60.0, "mean error {mean} centipawns");
-        // The quantised net scores as the float net does, within a few centipawns.
-        // (The output weights' steps of 1/64 dominate the difference.)
-        let q = t.net.quantise("test".into());
-        let (mut worst, mut sum) = (0.0f32, 0.0f32);
-        for r in &val {
-            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
-            let k = features(r, &mut s, &mut n);
-            let float = t.net.centipawns(&s[..k], &n[..k]);
-            let quant = q.evaluate_board(&r.board(), shakmaty::Color::White) as f32;
-            worst = worst.max((float - quant).abs());
-            sum += (float - quant).abs();
-        }
-        let mean = sum / val.len() as f32;
-        assert!(
-            mean < 4.0 && worst < 15.0,
-            "quantised net off by {mean} on average, {worst} at worst"
-        );
+        quantised_agrees(&t.net, &val);
         // A checkpoint reads back whole.
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
         let mut damaged = t.to_bytes();
@@ -831,6 +985,61 @@ mod tests {
         );
     }
 
+    /// The quantised net scores as the float net does, within a few centipawns. (The output
+    /// weights' steps of 1/64 dominate the difference.)
+    fn quantised_agrees(net: &FloatNet, records: &[Record]) {
+        let q = net.quantise("test".into());
+        assert_eq!(*q.layout(), net.layout);
+        let (mut worst, mut sum) = (0.0f32, 0.0f32);
+        for r in records {
+            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+            let k = features(r, &net.layout, &mut s, &mut n);
+            let float = net.centipawns(&s[..k], &n[..k]);
+            let quant = q.evaluate_board(&r.board(), Color::White) as f32;
+            worst = worst.max((float - quant).abs());
+            sum += (float - quant).abs();
+        }
+        let mean = sum / records.len() as f32;
+        assert!(
+            mean < 4.0 && worst < 15.0,
+            "{}: quantised net off by {mean} on average, {worst} at worst",
+            net.layout.describe()
+        );
+    }
+
+    /// A net of king buckets and mirroring learns (its loss falls), exports a net of its layout
+    /// that scores as it does, and its checkpoint reads back with the layout.
+    #[test]
+    fn a_bucketed_mirrored_net_trains_and_exports_its_layout() {
+        let recs = records(|p| (material(p), 0.5));
+        let (train, val) = split(recs, 0.1, 9);
+        let cfg = Config {
+            hidden: 16,
+            buckets: 2,
+            layout: InputLayout::preset("mirror-kb4").unwrap(),
+            epochs: 8,
+            batch: 128,
+            lr: 0.01,
+            threads: 2,
+            ..Config::default()
+        };
+        let train_s = samples(&train, &cfg.layout, cfg.wdl);
+        let val_s = samples(&val, &cfg.layout, cfg.wdl);
+        let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let mut t = Trainer::new(net);
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(&cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        quantised_agrees(&t.net, &train);
+        quantised_agrees(&t.net, &val);
+        let back = Trainer::from_bytes(&t.to_bytes()).unwrap();
+        assert_eq!(back.net.layout, cfg.layout);
+        assert_eq!(back, t);
+    }
+
     /// A checkpoint of `t` with `edit` made to its body, sealed again with a checksum that
     /// matches: what the checks after the checksum must catch.
     fn resealed(t: &Trainer, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
@@ -843,8 +1052,32 @@ mod tests {
 
     #[test]
     fn a_checkpoint_with_an_unknown_activation_or_cut_short_is_refused_by_name() {
-        let t = Trainer::new(FloatNet::new(4, Activation::CReLU, 2, 1));
+        let t = Trainer::new(FloatNet::new(
+            4,
+            Activation::CReLU,
+            2,
+            InputLayout::PLAIN,
+            1,
+        ));
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        // A checkpoint of the format before layouts (`RKC2`, no layout after the output
+        // buckets, at byte 13) reads with the plain layout.
+        let mut old = t.to_bytes();
+        old.truncate(old.len() - 8);
+        old.drain(13..13 + 65);
+        old[..4].copy_from_slice(b"RKC2");
+        bytes::seal(&mut old);
+        assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
+        // A layout no net can have.
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[13] = 9)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unsupported input layout: mirror flag 9 (0 or 1)"
+        );
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[14 + 60] = 17)).unwrap_err();
+        assert!(e.to_string().contains("king bucket 17 on e8"), "{e}");
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[14 + 60] = 1)).unwrap_err();
+        assert!(e.to_string().contains("cut short"), "{e}");
         // Byte 8, after the magic and the hidden size, is the activation's code.
         let e = Trainer::from_bytes(&resealed(&t, |b| b[8] = 7)).unwrap_err();
         assert_eq!(

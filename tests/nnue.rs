@@ -581,6 +581,136 @@ fn engine_games_in_pgn_become_records_that_train_a_net() {
     }
 }
 
+/// `train --inputs mirror-kb4`: a net of king buckets and mirroring trains from records, loads
+/// with its layout, says it, and the engine searches with it; a resumed run with another layout,
+/// mirror images with a mirrored layout and an unknown layout are each refused in one line.
+#[test]
+fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
+    use shakmaty::Position;
+    // The perft suite's positions and those a move below, scored by material.
+    let values = [100, 300, 300, 500, 900, 0];
+    let mut records = Vec::new();
+    for line in include_str!("data/standard.epd").lines() {
+        let Some(fen) = line.split(';').next().filter(|f| !f.starts_with('#')) else {
+            continue;
+        };
+        let Ok(game) = Game::from_fen(fen.trim()) else {
+            continue;
+        };
+        for m in game.position().legal_moves() {
+            let mut pos = game.position().clone();
+            pos.play_unchecked(m);
+            let score: i32 = pos
+                .board()
+                .iter()
+                .map(|(_, p)| {
+                    values[p.role as usize - 1] * if p.color == pos.turn() { 1 } else { -1 }
+                })
+                .sum();
+            records.push(rookery::data::Record::new(&pos, score, 0.5));
+        }
+    }
+    assert!(records.len() > 1000, "{}", records.len());
+    let data = temp("layout-data.bin");
+    std::fs::write(&data, rookery::data::records_to_bytes(&records)).unwrap();
+    let net = temp("kb4.nnue");
+    let train = |more: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            &data,
+            "--out",
+            &net,
+            "--hidden",
+            "16",
+            "--batch",
+            "128",
+            "--threads",
+            "1",
+            "--lr",
+            "0.005",
+        ];
+        args.extend_from_slice(more);
+        rookery(&args)
+    };
+    let o = train(&["--epochs", "2", "--inputs", "mirror-kb4"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("inputs mirror-kb4: mirrored, 4 king buckets"),
+        "{}",
+        text(&o)
+    );
+    let loaded = Network::load(&net).unwrap();
+    assert_eq!(
+        *loaded.layout(),
+        rookery::nnue::InputLayout::preset("mirror-kb4").unwrap()
+    );
+    assert_eq!(
+        loaded.architecture(),
+        "(768 x 4 -> 16) x 2 -> 1, SCReLU, inputs mirror-kb4: mirrored, 4 king buckets"
+    );
+    assert!(
+        loaded.provenance.contains("inputs: mirror-kb4"),
+        "{}",
+        loaded.provenance
+    );
+    // The net reads a position and its mirror image alike.
+    let a = Game::from_fen("4k3/1pp5/8/8/3N4/8/PP6/1K6 w - - 0 1").unwrap();
+    let b = Game::from_fen("3k4/5pp1/8/8/4N3/8/6PP/6K1 w - - 0 1").unwrap();
+    let score = |g: &Game| loaded.evaluate_board(g.position().board(), g.position().turn());
+    assert_eq!(score(&a), score(&b));
+
+    // Going on from the checkpoint with another layout, or mirror images with a mirrored
+    // layout, or a layout of no name: one line each, exit 2, and the net stays as it was.
+    let ckpt = format!("{net}.ckpt");
+    let before = std::fs::read(&net).unwrap();
+    for (more, says) in [
+        (
+            vec!["--epochs", "3", "--resume", &ckpt],
+            "inputs mirror-kb4: mirrored, 4 king buckets), not 16 (SCReLU, 1 output buckets, inputs plain)",
+        ),
+        (
+            vec!["--epochs", "3", "--inputs", "mirror-kb8", "--resume", &ckpt],
+            "inputs mirror-kb8",
+        ),
+        (
+            vec!["--epochs", "1", "--inputs", "mirror", "--mirror"],
+            "--mirror needs --inputs plain",
+        ),
+        (
+            vec!["--epochs", "1", "--inputs", "kb99"],
+            "unknown input layout 'kb99' (plain, mirror, mirror-kb4, mirror-kb8)",
+        ),
+    ] {
+        let o = train(&more);
+        let err = common::cli::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{more:?}: {}", text(&o));
+        // (A resumed run has said what it loaded before it reads the checkpoint.)
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(
+            err.trim_end().ends_with(errors[0]) && errors[0].contains(says),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(&net).unwrap(), before);
+    // The same layout goes on.
+    let o = train(&["--epochs", "3", "--inputs", "mirror-kb4", "--resume", &ckpt]);
+    assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
+    assert_eq!(Network::load(&net).unwrap().layout(), loaded.layout());
+
+    // The engine loads it over UCI, names its layout, and plays with it.
+    let out = uci(&format!(
+        "setoption name EvalFile value {net}\neval\nposition startpos moves e2e4 e7e5 e1e2\n\
+         go depth 7\nisready\nquit\n"
+    ));
+    assert!(out.contains("inputs mirror-kb4"), "{out}");
+    assert!(
+        out.contains("bestmove ") && !out.contains("bestmove 0000"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_bad_net_file_is_named_and_the_net_in_use_stays() {
     let cut = temp("cut.nnue");

@@ -6,7 +6,7 @@ use std::time::Instant;
 use clap::Args;
 
 use crate::error::Error;
-use crate::nnue::Activation;
+use crate::nnue::{Activation, InputLayout, LAYOUT_PRESETS};
 use crate::train::{self, Config, FloatNet, Trainer};
 
 #[derive(Args, Debug)]
@@ -32,6 +32,11 @@ pub struct TrainArgs {
     /// Output buckets, chosen by the number of pieces on the board: 1, 2, 4 or 8
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// Input layout: plain (768 inputs), mirror (a king on files e-h flips its side's board
+    /// left to right), mirror-kb4 or mirror-kb8 (mirrored, and 4 or 8 king buckets of 768
+    /// inputs each)
+    #[arg(long, default_value = "plain", value_name = "LAYOUT")]
+    pub inputs: String,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions a mini-batch
@@ -55,7 +60,8 @@ pub struct TrainArgs {
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Train on each position and its mirror image (files a-h flipped), alternately
+    /// Train on each position and its mirror image (files a-h flipped), alternately (with
+    /// --inputs plain only: a mirrored layout reads both alike)
     #[arg(long)]
     pub mirror: bool,
     /// Go on from a checkpoint (`<out>.ckpt`) instead of starting afresh
@@ -93,6 +99,19 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     if !crate::nnue::valid_buckets(args.buckets) {
         return Err(Error::Invalid("--buckets must be 1, 2, 4 or 8".into()));
     }
+    let layout = InputLayout::preset(&args.inputs).ok_or_else(|| {
+        Error::Invalid(format!(
+            "unknown input layout '{}' ({})",
+            args.inputs,
+            LAYOUT_PRESETS.join(", ")
+        ))
+    })?;
+    if args.mirror && !layout.is_plain() {
+        return Err(Error::Invalid(format!(
+            "--mirror needs --inputs plain: the {} layout reads a position and its mirror image alike, so mirror images add nothing",
+            args.inputs
+        )));
+    }
     if !(0.0..0.5).contains(&args.val_fraction) {
         return Err(Error::Invalid(
             "--val-fraction must be within 0 to 0.5".into(),
@@ -124,6 +143,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         hidden,
         activation,
         buckets: args.buckets,
+        layout,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -134,16 +154,20 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         seed: args.seed,
         mirror: args.mirror,
     };
-    let train_s = train::samples(&train_r, cfg.wdl);
-    let val_s = train::samples(&val_r, cfg.wdl);
+    let train_s = train::samples(&train_r, &layout, cfg.wdl);
+    let val_s = train::samples(&val_r, &layout, cfg.wdl);
     eprintln!(
-        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, {threads} threads",
+        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, inputs {}, {threads} threads",
         train_s.len(),
         val_s.len(),
         t0.elapsed().as_secs_f64(),
-        crate::nnue::INPUTS,
+        match layout.buckets() {
+            1 => crate::nnue::INPUTS.to_string(),
+            k => format!("{} x {k}", crate::nnue::INPUTS),
+        },
         cfg.buckets,
-        activation.name()
+        activation.name(),
+        layout.describe()
     );
     drop(train_r);
     let ckpt = format!("{}.ckpt", args.out);
@@ -154,20 +178,29 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             if t.net.hidden != hidden
                 || t.net.activation != activation
                 || t.net.buckets != cfg.buckets
+                || t.net.layout != layout
             {
                 return Err(Error::Invalid(format!(
-                    "{path}: a net of {} hidden ({}, {} output buckets), not {hidden} ({}, {} output buckets)",
+                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}), not {hidden} ({}, {} output buckets, inputs {})",
                     t.net.hidden,
                     t.net.activation.name(),
                     t.net.buckets,
+                    t.net.layout.describe(),
                     activation.name(),
-                    cfg.buckets
+                    cfg.buckets,
+                    layout.describe()
                 )));
             }
             eprintln!("going on from epoch {} of {path}", t.epoch);
             t
         }
-        None => Trainer::new(FloatNet::new(hidden, activation, cfg.buckets, args.seed)),
+        None => Trainer::new(FloatNet::new(
+            hidden,
+            activation,
+            cfg.buckets,
+            layout,
+            args.seed,
+        )),
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let start_epoch = trainer.epoch;
@@ -215,13 +248,14 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\noutput buckets: {}\nwdl: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}\nwdl: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
         t.epoch,
         cfg.hidden,
         cfg.buckets,
+        cfg.layout.describe(),
         cfg.wdl,
         t.history.last().map_or(0.0, |h| h.1),
     );

@@ -2,24 +2,50 @@
 //! command, commit), the weights (little-endian) and a checksum of all before it.
 //!
 //! Reading checks everything, so a file that is not a net, of another version or architecture,
-//! cut short or damaged is an error that names which. Version 2 adds the number of output
-//! buckets; version 1 files (one output layer) still read. The built-in net is read from the same
-//! bytes, once, on first use.
+//! cut short or damaged is an error that names which. Version 3 adds the input layout (a mirror
+//! flag and the 64-entry king bucket table); version 2 added the number of output buckets.
+//! Files of versions 1 and 2 still read, with the plain layout. The built-in net is read from the
+//! same bytes, once, on first use.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 4 | `RKNN` |
+//! | 4 | version (3) |
+//! | 4 | inputs a king bucket (768) |
+//! | 4 | hidden neurons `N` (1 to 1,024) |
+//! | 1 | activation (0 CReLU, 1 SCReLU) |
+//! | 4 | output buckets `B` (1, 2, 4, 8; from version 2) |
+//! | 1 | mirror flag (0 or 1; from version 3) |
+//! | 64 | king bucket of each square a1..h8, seen from the perspective's side (from version 3) |
+//! | 2, 2, 4 | QA, QB, scale |
+//! | 4 + n | provenance: its length, then UTF-8 text |
+//! | 2 each | feature weights (`768 * K` rows of `N`), feature biases (`N`), output weights (`2N` a bucket) |
+//! | 4 each | output biases (one a bucket) |
+//! | 8 | checksum (FNV-1a) of all before it |
 
 use std::sync::Arc;
 
-use super::{Activation, INPUTS, Layer, MAX_HIDDEN, Network, QA, QB, SCALE, valid_buckets};
+use super::{
+    Activation, INPUTS, InputLayout, Layer, MAX_HIDDEN, Network, QA, QB, SCALE, valid_buckets,
+};
 use crate::core::bytes::{Put, Reader, seal, unseal};
-use crate::error::{Error, NetProblem};
+use crate::error::{Error, LayoutProblem, NetProblem};
 
 pub use crate::core::bytes::checksum;
 
-/// The largest net file read: the widest net the format allows (1,024 neurons, 8 buckets) takes
-/// about 1.6 MB, so a file above this is not a net and is refused before it is read.
+/// The largest net file read: the widest net the format allows (1,024 neurons, 16 king buckets,
+/// 8 output buckets) takes about 25 MB, so a file above this is not a net and is refused before
+/// it is read.
 pub const MAX_NET_FILE: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RKNN";
-/// Version 2 adds the number of output buckets; version 1 files (one output layer) still read.
-const VERSION: u32 = 2;
+/// Version 3 adds the input layout, version 2 the number of output buckets; versions 1 and 2
+/// still read.
+const VERSION: u32 = 3;
+
+const _: () = assert!(
+    (2 * INPUTS * super::MAX_KING_BUCKETS * MAX_HIDDEN + 8 * 4 * MAX_HIDDEN + (1 << 16)) as u64
+        <= MAX_NET_FILE
+);
 
 /// The net built into the binary (`nets/default.nnue`).
 static DEFAULT_NET: &[u8] = include_bytes!("../../nets/default.nnue");
@@ -55,23 +81,30 @@ impl Network {
         .clone()
     }
 
-    /// A net of `hidden` neurons and `buckets` output layers whose 16-bit weights come from
-    /// `weight`, called once a weight in file order with the layer it fills.
+    /// A net of input layout `layout`, `hidden` neurons and `buckets` output layers whose
+    /// 16-bit weights come from `weight`, called once a weight in file order with the layer it
+    /// fills.
     pub(crate) fn from_weights(
         activation: Activation,
+        layout: InputLayout,
         hidden: usize,
         buckets: usize,
         mut weight: impl FnMut(Layer) -> i16,
         out_bias: Vec<i32>,
         provenance: String,
     ) -> Result<Network, NetProblem> {
-        let mut layer =
-            |l: Layer| -> Vec<i16> { (0..l.len(hidden, buckets)).map(|_| weight(l)).collect() };
+        let inputs = layout.inputs();
+        let mut layer = |l: Layer| -> Vec<i16> {
+            (0..l.len(inputs, hidden, buckets))
+                .map(|_| weight(l))
+                .collect()
+        };
         let ft_weights = layer(Layer::FtWeights);
         let ft_bias = layer(Layer::FtBias);
         let out_weights = layer(Layer::OutWeights);
         Network::from_parts(
             activation,
+            layout,
             ft_weights,
             ft_bias,
             out_weights,
@@ -89,6 +122,8 @@ impl Network {
         out.put(self.hidden as u32);
         out.put(self.activation.code());
         out.put(self.buckets as u32);
+        out.put(u8::from(self.layout.mirror()));
+        out.extend_from_slice(self.layout.king_buckets());
         out.put(QA as u16);
         out.put(QB as u16);
         out.put(SCALE as u32);
@@ -120,7 +155,7 @@ impl Network {
         let mut r = Reader::new(bytes);
         r.take(4, "the magic").map_err(short)?;
         let version: u32 = r.read("the version").map_err(short)?;
-        if version != 1 && version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetProblem::Version {
                 found: version,
                 newest: VERSION,
@@ -133,6 +168,19 @@ impl Network {
             r.read::<u32>("the buckets").map_err(short)? as usize
         } else {
             1
+        };
+        let layout = if version >= 3 {
+            let mirror: u8 = r.read("the mirror flag").map_err(short)?;
+            let table = r.take(64, "the king buckets").map_err(short)?;
+            let mirror = match mirror {
+                0 => false,
+                1 => true,
+                m => return Err(NetProblem::Layout(LayoutProblem::MirrorFlag(m))),
+            };
+            let table: [u8; 64] = table.try_into().expect("64 bytes");
+            InputLayout::new(mirror, table).map_err(NetProblem::Layout)?
+        } else {
+            InputLayout::PLAIN
         };
         let qa: u16 = r.read("QA").map_err(short)?;
         let qb: u16 = r.read("QB").map_err(short)?;
@@ -158,7 +206,7 @@ impl Network {
             Activation::from_code(activation).ok_or(NetProblem::Activation(activation))?;
         let prov_len = r.read::<u32>("the provenance's length").map_err(short)? as usize;
         let header = r.position();
-        let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
+        let weights = layout.inputs() * hidden + hidden + 2 * hidden * buckets;
         let expected = header + prov_len + 2 * weights + 4 * buckets + 8;
         if prov_len > bytes.len() || bytes.len() < expected {
             return Err(NetProblem::CutShort);
@@ -180,6 +228,7 @@ impl Network {
         let mut w = ft_and_out.into_iter();
         Network::from_weights(
             activation,
+            layout,
             hidden,
             buckets,
             |_| w.next().unwrap_or_default(),
@@ -203,20 +252,37 @@ impl Network {
 mod tests {
     use super::*;
     use crate::nnue::MAX_OUT_WEIGHT;
-    use crate::nnue::tests::{random_bucketed_net, random_net};
+    use crate::nnue::tests::{presets, random_bucketed_net, random_layout_net, random_net};
     use shakmaty::{Color, Position};
 
-    /// The bytes of a version 1 file (one output layer, no bucket count) holding `net`.
-    fn version_1_bytes(net: &Network) -> Vec<u8> {
-        assert_eq!(net.buckets(), 1);
-        let v2 = net.to_bytes();
-        // magic, version, inputs, hidden, activation: 17 bytes; then the bucket count.
-        let mut v1 = v2[..17].to_vec();
-        v1[4..8].copy_from_slice(&1u32.to_le_bytes());
-        v1.extend_from_slice(&v2[21..v2.len() - 8]);
-        let sum = checksum(&v1);
-        v1.extend_from_slice(&sum.to_le_bytes());
-        v1
+    /// The bytes of a file of an older `version` (1: one output layer, no bucket count; 2: no
+    /// input layout) holding `net`, whose layout is plain.
+    fn older_bytes(net: &Network, version: u32) -> Vec<u8> {
+        assert!(net.layout().is_plain());
+        let v3 = net.to_bytes();
+        // magic, version, inputs, hidden, activation: 17 bytes; then the bucket count (4), the
+        // mirror flag (1) and the king buckets (64).
+        let kept = if version == 1 {
+            assert_eq!(net.buckets(), 1);
+            17
+        } else {
+            21
+        };
+        let mut old = v3[..kept].to_vec();
+        old[4..8].copy_from_slice(&version.to_le_bytes());
+        old.extend_from_slice(&v3[86..v3.len() - 8]);
+        let sum = checksum(&old);
+        old.extend_from_slice(&sum.to_le_bytes());
+        old
+    }
+
+    /// `bytes` with `edit` made before the checksum, sealed again with a checksum that matches:
+    /// what the checks of the header must catch by themselves.
+    fn resealed(bytes: &[u8], edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+        let mut b = bytes[..bytes.len() - 8].to_vec();
+        edit(&mut b);
+        seal(&mut b);
+        b
     }
 
     #[test]
@@ -224,9 +290,10 @@ mod tests {
         for buckets in [1, 2, 4, 8] {
             let net = random_bucketed_net(16, Activation::SCReLU, buckets);
             assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+            assert_eq!(Network::from_bytes(&older_bytes(&net, 2)).unwrap(), net);
         }
         let net = random_net(16, Activation::CReLU);
-        assert_eq!(Network::from_bytes(&version_1_bytes(&net)).unwrap(), net);
+        assert_eq!(Network::from_bytes(&older_bytes(&net, 1)).unwrap(), net);
         let mut odd = random_bucketed_net(16, Activation::SCReLU, 4).to_bytes();
         odd[17..21].copy_from_slice(&3u32.to_le_bytes());
         assert!(
@@ -238,6 +305,7 @@ mod tests {
         assert!(
             Network::from_parts(
                 Activation::SCReLU,
+                InputLayout::PLAIN,
                 vec![0; INPUTS * 4],
                 vec![0; 4],
                 vec![0; 8 * 3],
@@ -254,6 +322,7 @@ mod tests {
             assert!(
                 Network::from_parts(
                     Activation::SCReLU,
+                    InputLayout::PLAIN,
                     vec![0; INPUTS * 4],
                     vec![0; 4],
                     out_weights,
@@ -265,6 +334,110 @@ mod tests {
                 .contains("output weight")
             );
         }
+    }
+
+    /// Every preset's net reads back whole, layout included, and says its layout; the built-in
+    /// net's file (of the version before layouts) reads as plain and writes the same net back.
+    #[test]
+    fn every_layout_reads_back_and_the_architecture_names_it() {
+        for layout in presets() {
+            let net = random_layout_net(8, Activation::SCReLU, 2, layout);
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[4..8], &3u32.to_le_bytes());
+            assert_eq!(bytes[21], u8::from(layout.mirror()));
+            assert_eq!(&bytes[22..86], layout.king_buckets());
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+            assert_eq!(*back.layout(), layout);
+            let arch = back.architecture();
+            if layout.is_plain() {
+                assert_eq!(arch, "(768 -> 8) x 2 -> 1 x 2 buckets, SCReLU");
+            } else {
+                let name = layout.name().unwrap();
+                let inputs = match layout.buckets() {
+                    1 => "768".to_string(),
+                    k => format!("768 x {k}"),
+                };
+                assert_eq!(
+                    arch,
+                    format!(
+                        "({inputs} -> 8) x 2 -> 1 x 2 buckets, SCReLU, inputs {}",
+                        layout.describe()
+                    )
+                );
+                assert!(layout.describe().starts_with(&format!("{name}: mirrored")));
+            }
+        }
+        let default = Network::default_net();
+        assert!(default.layout().is_plain());
+        assert_eq!(
+            *Network::from_bytes(&default.to_bytes()).unwrap().layout(),
+            InputLayout::PLAIN
+        );
+        assert_eq!(Network::from_bytes(&default.to_bytes()).unwrap(), *default);
+        assert!(u32::from_le_bytes(DEFAULT_NET[4..8].try_into().unwrap()) < 3);
+    }
+
+    /// A layout no net can have, a file cut short in or after its layout, and one whose table
+    /// was changed (so that it asks for other weights, or none at all) are each refused with
+    /// their own message.
+    #[test]
+    fn a_bad_layout_in_a_net_file_is_named() {
+        let net = random_layout_net(
+            8,
+            Activation::SCReLU,
+            1,
+            InputLayout::preset("mirror-kb4").unwrap(),
+        );
+        let bytes = net.to_bytes();
+        let e = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        assert_eq!(
+            e(&resealed(&bytes, |b| b[21] = 2)),
+            "unsupported input layout: mirror flag 2 (0 or 1)"
+        );
+        assert_eq!(
+            e(&resealed(&bytes, |b| b[22 + 7] = 3)),
+            "unsupported input layout: a mirrored layout with different king buckets on a1 and h1 \
+             (files e-h must repeat a-d)"
+        );
+        assert!(
+            e(&resealed(&bytes, |b| {
+                b[22 + 56] = 40;
+                b[22 + 63] = 40;
+            }))
+            .contains("king bucket 40 on a8"),
+        );
+        assert!(
+            e(&resealed(&bytes, |b| b[22 + 63] = 2))
+                .contains("different king buckets on a8 and h8")
+        );
+        // One more bucket asks for 768 more rows than the file holds.
+        assert_eq!(
+            e(&resealed(&bytes, |b| {
+                b[22 + 56] = 4;
+                b[22 + 63] = 4;
+            })),
+            "the net file is cut short"
+        );
+        // Unmirrored, the same table still reads (files e-h repeat a-d), and the checksum
+        // catches the change.
+        assert_eq!(
+            e(&{
+                let mut b = bytes.clone();
+                b[21] = 0;
+                b
+            }),
+            "the net file's checksum does not match (damaged)"
+        );
+        for cut in [10, 21, 22, 50, 86, 100, bytes.len() - 9] {
+            assert_eq!(
+                e(&bytes[..cut]),
+                "the net file is cut short",
+                "cut at {cut}"
+            );
+        }
+        let err = Network::load("/no/such/net.nnue").unwrap_err().to_string();
+        assert!(err.starts_with("/no/such/net.nnue"), "{err}");
     }
 
     #[test]

@@ -7,10 +7,12 @@
 //! Each public function here uses the kernel in force ([`simd::in_use`]); the `_in` forms take
 //! one, so tests can hold every kernel to the portable one.
 
-use shakmaty::{Board, Color};
+use shakmaty::{Bitboard, Board, Color, Piece, Role};
 
 use super::simd::{self, Kernel};
-use super::{Accumulator, Activation, Delta, Network, QA, QB, SCALE, bucket, feature};
+use super::{
+    Accumulator, Activation, Delta, Network, Orientation, QA, QB, SCALE, bucket, king_square,
+};
 
 impl Network {
     #[inline]
@@ -27,51 +29,112 @@ impl Network {
     pub fn refresh_in(&self, k: Kernel, board: &Board, acc: &mut Accumulator) {
         let h = self.hidden;
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
+            let o = self
+                .layout
+                .orientation(perspective, king_square(board, perspective));
             let v = &mut acc.v[p][..h];
             v.copy_from_slice(&self.ft_bias);
             for (sq, piece) in board.iter() {
-                k.add(v, self.row(feature(perspective, piece, sq)));
+                k.add(v, self.row(o.feature(perspective, piece, sq)));
             }
         }
     }
 
-    /// `to` = `from` with the features of `delta` added and removed (both perspectives).
-    pub fn update(&self, from: &Accumulator, to: &mut Accumulator, delta: &Delta) {
-        self.update_in(simd::in_use(), from, to, delta);
+    /// `to` = `from` with the features of `delta` added and removed (both perspectives), for a
+    /// move after which the kings stand on `kings` (White's, Black's). The move must leave each
+    /// perspective's orientation (king bucket, mirror side) as it was; one that changes it
+    /// needs that perspective rebuilt ([`super::AccumulatorStack`] does).
+    pub fn update(
+        &self,
+        from: &Accumulator,
+        to: &mut Accumulator,
+        delta: &Delta,
+        kings: [shakmaty::Square; 2],
+    ) {
+        self.update_in(simd::in_use(), from, to, delta, kings);
     }
 
     /// `update` with kernel `k`.
-    pub fn update_in(&self, k: Kernel, from: &Accumulator, to: &mut Accumulator, delta: &Delta) {
+    pub fn update_in(
+        &self,
+        k: Kernel,
+        from: &Accumulator,
+        to: &mut Accumulator,
+        delta: &Delta,
+        kings: [shakmaty::Square; 2],
+    ) {
         let h = self.hidden;
         for (p, perspective) in [Color::White, Color::Black].into_iter().enumerate() {
-            let rows = |list: &[u16]| -> [usize; 2] {
-                let mut out = [0; 2];
-                for (o, &code) in out.iter_mut().zip(list) {
-                    let (piece, sq) = Delta::decode(code);
-                    *o = feature(perspective, piece, sq);
+            let o = self.layout.orientation(perspective, kings[p]);
+            self.update_side(k, &from.v[p][..h], &mut to.v[p][..h], delta, perspective, o);
+        }
+    }
+
+    /// One perspective's hidden layer `dst` = `src` with the features of `delta`, read in
+    /// orientation `o`.
+    #[inline]
+    pub(super) fn update_side(
+        &self,
+        k: Kernel,
+        src: &[i16],
+        dst: &mut [i16],
+        delta: &Delta,
+        perspective: Color,
+        o: Orientation,
+    ) {
+        let rows = |list: &[u16]| -> [usize; 2] {
+            let mut out = [0; 2];
+            for (f, &code) in out.iter_mut().zip(list) {
+                let (piece, sq) = Delta::decode(code);
+                *f = o.feature(perspective, piece, sq);
+            }
+            out
+        };
+        let adds = rows(delta.adds());
+        let subs = rows(delta.subs());
+        match (delta.n_add, delta.n_sub) {
+            (1, 1) => k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
+            (1, 2) => {
+                k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0]));
+                k.sub(dst, self.row(subs[1]));
+            }
+            _ => {
+                dst.copy_from_slice(src);
+                for &f in &adds[..delta.n_add as usize] {
+                    k.add(dst, self.row(f));
                 }
-                out
-            };
-            let adds = rows(delta.adds());
-            let subs = rows(delta.subs());
-            let src = &from.v[p][..h];
-            let dst = &mut to.v[p][..h];
-            match (delta.n_add, delta.n_sub) {
-                (1, 1) => k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
-                (1, 2) => {
-                    k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0]));
-                    k.sub(dst, self.row(subs[1]));
-                }
-                _ => {
-                    dst.copy_from_slice(src);
-                    for &f in &adds[..delta.n_add as usize] {
-                        k.add(dst, self.row(f));
-                    }
-                    for &f in &subs[..delta.n_sub as usize] {
-                        k.sub(dst, self.row(f));
-                    }
+                for &f in &subs[..delta.n_sub as usize] {
+                    k.sub(dst, self.row(f));
                 }
             }
+        }
+    }
+
+    /// Brings `v`, one perspective's hidden layer built in orientation `o` from the pieces
+    /// `have` (a bitboard a piece: White's six roles, then Black's), to `board`'s pieces: the
+    /// features of the pieces `board` has and `have` lacks are added, the others subtracted,
+    /// and `have` becomes `board`'s.
+    pub(super) fn apply_board_difference(
+        &self,
+        v: &mut [i16],
+        have: &mut [Bitboard; 12],
+        board: &Board,
+        perspective: Color,
+        o: Orientation,
+    ) {
+        let k = simd::in_use();
+        let pieces = Color::ALL
+            .into_iter()
+            .flat_map(|color| Role::ALL.into_iter().map(move |role| Piece { color, role }));
+        for (had, piece) in have.iter_mut().zip(pieces) {
+            let now = board.by_piece(piece);
+            for sq in now & !*had {
+                k.add(v, self.row(o.feature(perspective, piece, sq)));
+            }
+            for sq in *had & !now {
+                k.sub(v, self.row(o.feature(perspective, piece, sq)));
+            }
+            *had = now;
         }
     }
 
@@ -157,11 +220,12 @@ mod tests {
                             }
                         }
                     }
+                    let kings = [Color::White, Color::Black].map(|c| king_square(child.board(), c));
                     let mut want_child = Accumulator::new();
-                    net.update_in(portable, &want, &mut want_child, &delta);
+                    net.update_in(portable, &want, &mut want_child, &delta, kings);
                     for &k in &kernels {
                         let mut got = Accumulator::new();
-                        net.update_in(k, &want, &mut got, &delta);
+                        net.update_in(k, &want, &mut got, &delta, kings);
                         assert_eq!(got.v[0][..hidden], want_child.v[0][..hidden], "{k:?} {m}");
                         assert_eq!(got.v[1][..hidden], want_child.v[1][..hidden], "{k:?} {m}");
                         checked += 1;
@@ -187,6 +251,7 @@ mod tests {
         let bias: Vec<i32> = (0..8).map(|b| (b + 1) * QA * QB / 4).collect();
         let net = Network::from_parts(
             Activation::SCReLU,
+            crate::nnue::InputLayout::PLAIN,
             vec![0; INPUTS * h],
             vec![0; h],
             vec![0; 2 * h * 8],

@@ -1,9 +1,19 @@
 //! The learned evaluation: an efficiently updatable neural network ("NNUE") of the simplest shape
-//! that beats hand-written knowledge, `(768 -> N) x 2 -> 1`.
+//! that beats hand-written knowledge, `(768 -> N) x 2 -> 1`, with optional king input buckets
+//! and horizontal mirroring (`(768 x K -> N) x 2 -> 1`).
 //!
 //! - **Inputs.** 768 features a side's point of view ("perspective"): a piece of either colour
 //!   (ours, theirs) and role on one of 64 squares, the squares flipped top to bottom for Black, so
 //!   both perspectives read the board as the side whose point of view it is.
+//! - **Input layout** ([`InputLayout`], recorded in the net file). With *mirroring*, a
+//!   perspective whose own king stands on files e-h (seen from its side) reads every square
+//!   flipped left to right, so its king is always on files a-d. With *king buckets*, a table maps
+//!   that king's square (seen from its side, after mirroring) to a bucket `0..K`, and each bucket
+//!   has its own 768 inputs: the feature is `bucket * 768 + feature`. The plain layout (no
+//!   mirroring, one bucket) is the net as it was before layouts. A king move that changes its own
+//!   perspective's bucket or mirror side changes every feature of that perspective, so the
+//!   accumulator stack rebuilds it from a cache of the last accumulator built in each bucket
+//!   and side ("Finny table": [`AccumulatorStack`]) by the difference of the pieces.
 //! - **Feature transformer.** Each perspective's hidden layer is the sum of the weight rows of its
 //!   active features plus a bias: an *accumulator* of `N` 16-bit integers. A move changes two to
 //!   four features, so the search updates the accumulator by adding and subtracting a few rows
@@ -15,13 +25,13 @@
 //!   weigh the same hidden features differently, at the cost of nothing but a few weights.
 //!
 //! Weights are quantised: the feature transformer by [`QA`], the output layer by [`QB`]. The file
-//! format ([`Network::from_bytes`]) carries a header (magic, version, architecture), where the net
-//! came from (data, command, commit) and a checksum.
+//! format ([`Network::from_bytes`]) carries a header (magic, version, architecture, input
+//! layout), where the net came from (data, command, commit) and a checksum.
 //!
-//! One file a concept: this one holds the architecture (constants, features, buckets) and the
-//! [`Network`] itself; `format.rs` the net file, `kernels.rs` the arithmetic, `simd.rs` its inner
-//! loops in the CPU's vector instructions, `accumulator.rs` the incremental state the search
-//! carries. Everything a caller needs is re-exported here.
+//! One file a concept: this one holds the architecture (constants, features, input layouts,
+//! buckets) and the [`Network`] itself; `format.rs` the net file, `kernels.rs` the arithmetic,
+//! `simd.rs` its inner loops in the CPU's vector instructions, `accumulator.rs` the incremental
+//! state the search carries. Everything a caller needs is re-exported here.
 
 mod accumulator;
 mod format;
@@ -33,7 +43,7 @@ pub use format::{MAX_NET_FILE, checksum};
 
 use shakmaty::{Color, Piece, Role, Square};
 
-use crate::error::NetProblem;
+use crate::error::{LayoutProblem, NetProblem};
 use simd::Aligned;
 
 /// Inputs a perspective: 2 colours x 6 roles x 64 squares.
@@ -79,7 +89,8 @@ impl Activation {
     }
 }
 
-/// The input feature of `piece` on `sq` from `perspective`'s point of view.
+/// The input feature of `piece` on `sq` from `perspective`'s point of view, in the plain layout
+/// (no mirroring, one king bucket); [`Orientation::feature`] is the general form.
 #[inline]
 pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     let (sq, ours) = match perspective {
@@ -96,10 +107,249 @@ pub fn feature_index(ours: bool, role: Role, sq: usize) -> usize {
     usize::from(!ours) * 384 + (role as usize - 1) * 64 + sq
 }
 
+/// The most king buckets an input layout may have (the first layer then has `16 * 768` rows).
+pub const MAX_KING_BUCKETS: usize = 16;
+
+/// How a perspective's pieces become input features: horizontal mirroring and king buckets.
+///
+/// `king_buckets[sq]` is the bucket of a perspective whose own king stands on `sq` as seen from
+/// its side (a1 = 0 is its own queen's rook corner, rank 1 its own back rank). With mirroring, a
+/// king on files e-h flips that perspective's squares left to right, so only files a-d are
+/// looked up and the table must repeat them on files e-h (it reads the same either way). The
+/// number of buckets `K` is the highest entry plus one, and every bucket below it has a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputLayout {
+    mirror: bool,
+    king_buckets: [u8; 64],
+    buckets: u8,
+}
+
+/// The named layouts `rookery train --inputs` takes.
+pub const LAYOUT_PRESETS: [&str; 4] = ["plain", "mirror", "mirror-kb4", "mirror-kb8"];
+
+/// A mirrored table from its files a-d, rank 1 first: each row is repeated on files h-e.
+const fn mirrored_table(rows: [[u8; 4]; 8]) -> [u8; 64] {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let file = sq % 8;
+        let half = if file < 4 { file } else { 7 - file };
+        table[sq] = rows[sq / 8][half];
+        sq += 1;
+    }
+    table
+}
+
+/// `mirror-kb4`: the king in its corner (a1, b1: castled), in the centre of its back rank (c1,
+/// d1: at home or castled long), on its second rank, or further up (an endgame king).
+const KB4: [[u8; 4]; 8] = [
+    [0, 0, 1, 1],
+    [2, 2, 2, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+];
+
+/// `mirror-kb8`: each back-rank square of files a-d its own bucket, the second rank in two
+/// halves, ranks 3-4 and ranks 5-8.
+const KB8: [[u8; 4]; 8] = [
+    [0, 1, 2, 3],
+    [4, 4, 5, 5],
+    [6, 6, 6, 6],
+    [6, 6, 6, 6],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+    [7, 7, 7, 7],
+];
+
+impl InputLayout {
+    /// No mirroring, one bucket: the net as it was before input layouts.
+    pub const PLAIN: InputLayout = InputLayout {
+        mirror: false,
+        king_buckets: [0; 64],
+        buckets: 1,
+    };
+
+    /// A layout from its mirror flag and king bucket table, checked (see the type's comment).
+    pub fn new(mirror: bool, king_buckets: [u8; 64]) -> Result<InputLayout, LayoutProblem> {
+        let mut used = [false; MAX_KING_BUCKETS];
+        for (sq, &b) in king_buckets.iter().enumerate() {
+            if usize::from(b) >= MAX_KING_BUCKETS {
+                return Err(LayoutProblem::Bucket {
+                    square: sq as u8,
+                    bucket: b,
+                    max: MAX_KING_BUCKETS,
+                });
+            }
+            if mirror && king_buckets[sq ^ 7] != b {
+                return Err(LayoutProblem::Asymmetric { square: sq as u8 });
+            }
+            used[usize::from(b)] = true;
+        }
+        let buckets = king_buckets.iter().max().map_or(0, |&b| b) + 1;
+        if let Some(unused) = (0..buckets).find(|&b| !used[usize::from(b)]) {
+            return Err(LayoutProblem::Unused(unused));
+        }
+        Ok(InputLayout {
+            mirror,
+            king_buckets,
+            buckets,
+        })
+    }
+
+    /// The layout named `name` (one of [`LAYOUT_PRESETS`]).
+    pub fn preset(name: &str) -> Option<InputLayout> {
+        let (mirror, table) = match name {
+            "plain" => return Some(InputLayout::PLAIN),
+            "mirror" => (true, [0; 64]),
+            "mirror-kb4" => (true, mirrored_table(KB4)),
+            "mirror-kb8" => (true, mirrored_table(KB8)),
+            _ => return None,
+        };
+        Some(InputLayout::new(mirror, table).expect("the presets are valid layouts"))
+    }
+
+    /// The preset this layout is, if it is one.
+    pub fn name(&self) -> Option<&'static str> {
+        LAYOUT_PRESETS
+            .into_iter()
+            .find(|n| InputLayout::preset(n).as_ref() == Some(self))
+    }
+
+    /// Whether a perspective with its king on files e-h reads the board flipped left to right.
+    pub fn mirror(&self) -> bool {
+        self.mirror
+    }
+
+    /// The king bucket of each square, seen from the perspective's side.
+    pub fn king_buckets(&self) -> &[u8; 64] {
+        &self.king_buckets
+    }
+
+    /// King buckets (1 without).
+    pub fn buckets(&self) -> usize {
+        usize::from(self.buckets)
+    }
+
+    /// Inputs a perspective: 768 a king bucket.
+    pub fn inputs(&self) -> usize {
+        INPUTS * self.buckets()
+    }
+
+    /// No mirroring and one bucket: every perspective reads the board one way whatever its king
+    /// does, so no move needs a rebuild.
+    #[inline]
+    pub fn is_plain(&self) -> bool {
+        // One bucket is a table of zeros.
+        !self.mirror && self.buckets == 1
+    }
+
+    /// How `perspective`, whose own king stands on `king`, reads the board.
+    #[inline]
+    pub fn orientation(&self, perspective: Color, king: Square) -> Orientation {
+        let vertical: u8 = match perspective {
+            Color::White => 0,
+            Color::Black => 56,
+        };
+        let (bucket, flip) = self.relative(usize::from(u8::from(king) ^ vertical));
+        Orientation {
+            bucket,
+            mask: vertical | flip,
+        }
+    }
+
+    /// The bucket and the file flip (7 or 0) of a perspective whose king stands on `king`, a
+    /// square already seen from the perspective's side.
+    #[inline]
+    pub fn relative(&self, king: usize) -> (u8, u8) {
+        let flip = if self.mirror && king & 7 >= 4 { 7 } else { 0 };
+        (self.king_buckets[king & 63], flip)
+    }
+
+    /// `plain`, a preset's name with what it is, or the table of a layout that is no preset.
+    pub fn describe(&self) -> String {
+        let what = match (self.mirror, self.buckets) {
+            (false, 1) => return "plain".to_string(),
+            (true, 1) => "mirrored".to_string(),
+            (m, k) => format!("{}{k} king buckets", if m { "mirrored, " } else { "" }),
+        };
+        match self.name() {
+            Some(name) => format!("{name}: {what}"),
+            None => {
+                let digit = |b: &u8| char::from_digit(u32::from(*b), 16).unwrap_or('?');
+                let ranks: Vec<String> = self
+                    .king_buckets
+                    .chunks(8)
+                    .map(|rank| rank.iter().map(digit).collect())
+                    .collect();
+                format!("{what}, by rank from the first: {}", ranks.join("/"))
+            }
+        }
+    }
+}
+
+impl Default for InputLayout {
+    fn default() -> Self {
+        InputLayout::PLAIN
+    }
+}
+
+/// How a perspective reads the board for one position of its king: its king bucket and the
+/// mask its squares are XORed with (56 flips Black's board top to bottom, 7 mirrors files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Orientation {
+    bucket: u8,
+    mask: u8,
+}
+
+impl Orientation {
+    /// The input feature of `piece` on `sq` from `perspective`'s point of view.
+    #[inline]
+    pub fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        usize::from(self.bucket) * INPUTS
+            + feature_index(
+                piece.color == perspective,
+                piece.role,
+                usize::from(sq) ^ usize::from(self.mask),
+            )
+    }
+
+    /// The king bucket.
+    pub fn bucket(self) -> usize {
+        usize::from(self.bucket)
+    }
+
+    /// Whether the files are mirrored.
+    pub fn mirrored(self) -> bool {
+        self.mask & 7 != 0
+    }
+
+    /// This orientation's entry among a perspective's `2 * MAX_KING_BUCKETS` in the accumulator
+    /// cache.
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        2 * usize::from(self.bucket) + usize::from(self.mirrored())
+    }
+}
+
+/// The square of `color`'s king on `board`; a board without one reads as if it stood on that
+/// side's a1 (a1 for White, a8 for Black).
+#[inline]
+pub fn king_square(board: &shakmaty::Board, color: Color) -> Square {
+    board.king_of(color).unwrap_or(match color {
+        Color::White => Square::A1,
+        Color::Black => Square::A8,
+    })
+}
+
 /// The net's 16-bit layers, in the order the file holds them (the 32-bit output biases follow).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Layer {
-    /// `INPUTS` rows of `hidden` feature weights.
+    /// `inputs` rows of `hidden` feature weights.
     FtWeights,
     /// `hidden` feature biases.
     FtBias,
@@ -108,10 +358,11 @@ pub(crate) enum Layer {
 }
 
 impl Layer {
-    /// How many weights the layer has in a net of `hidden` neurons and `buckets` output layers.
-    fn len(self, hidden: usize, buckets: usize) -> usize {
+    /// How many weights the layer has in a net of `inputs` inputs a perspective, `hidden`
+    /// neurons and `buckets` output layers.
+    fn len(self, inputs: usize, hidden: usize, buckets: usize) -> usize {
         match self {
-            Layer::FtWeights => INPUTS * hidden,
+            Layer::FtWeights => inputs * hidden,
             Layer::FtBias => hidden,
             Layer::OutWeights => 2 * hidden * buckets,
         }
@@ -125,7 +376,9 @@ pub struct Network {
     activation: Activation,
     /// Output buckets (1, 2, 4 or 8).
     buckets: usize,
-    /// `INPUTS` rows of `hidden` weights.
+    /// How the pieces become inputs (mirroring, king buckets).
+    layout: InputLayout,
+    /// `layout.inputs()` rows of `hidden` weights.
     ft_weights: Aligned,
     ft_bias: Aligned,
     /// For each bucket: the side to move's `hidden` weights, then the other side's.
@@ -137,10 +390,11 @@ pub struct Network {
 }
 
 impl Network {
-    /// A net from its parts (the trainer's export). `ft_weights` is `INPUTS` rows of `hidden`;
-    /// `out_weights` is `2 * hidden` a bucket and `out_bias` one a bucket.
+    /// A net from its parts (the trainer's export). `ft_weights` is `layout.inputs()` rows of
+    /// `hidden`; `out_weights` is `2 * hidden` a bucket and `out_bias` one a bucket.
     pub fn from_parts(
         activation: Activation,
+        layout: InputLayout,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
@@ -159,7 +413,8 @@ impl Network {
                 "{buckets} output buckets (1, 2, 4 or 8 supported)"
             )));
         }
-        if ft_weights.len() != INPUTS * hidden || out_weights.len() != 2 * hidden * buckets {
+        if ft_weights.len() != layout.inputs() * hidden || out_weights.len() != 2 * hidden * buckets
+        {
             return Err(NetProblem::Weights(
                 "the weights do not fit the architecture".into(),
             ));
@@ -176,6 +431,7 @@ impl Network {
             hidden,
             activation,
             buckets,
+            layout,
             ft_weights: Aligned::from(ft_weights),
             ft_bias: Aligned::from(ft_bias),
             out_weights: Aligned::from(out_weights),
@@ -197,15 +453,31 @@ impl Network {
         self.buckets
     }
 
-    /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets.
+    /// How the pieces become inputs.
+    pub fn layout(&self) -> &InputLayout {
+        &self.layout
+    }
+
+    /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets, and
+    /// with another input layout than the plain one `(768 x 4 -> 256) ..., inputs mirror-kb4:
+    /// mirrored, 4 king buckets`.
     pub fn architecture(&self) -> String {
         let out = if self.buckets == 1 {
             "1".to_string()
         } else {
             format!("1 x {} buckets", self.buckets)
         };
+        let inputs = match self.layout.buckets() {
+            1 => INPUTS.to_string(),
+            k => format!("{INPUTS} x {k}"),
+        };
+        let layout = if self.layout.is_plain() {
+            String::new()
+        } else {
+            format!(", inputs {}", self.layout.describe())
+        };
         format!(
-            "({INPUTS} -> {}) x 2 -> {out}, {}",
+            "({inputs} -> {}) x 2 -> {out}, {}{layout}",
             self.hidden,
             self.activation.name()
         )
@@ -221,7 +493,7 @@ pub fn valid_buckets(buckets: usize) -> bool {
 pub(crate) mod tests {
     use super::*;
     use crate::core::game::parse_fen;
-    use shakmaty::Position;
+    use shakmaty::{Board, Position};
 
     /// A small net with weights from a fixed pseudo-random stream.
     pub(crate) fn random_net(hidden: usize, activation: Activation) -> Network {
@@ -234,6 +506,16 @@ pub(crate) mod tests {
         activation: Activation,
         buckets: usize,
     ) -> Network {
+        random_layout_net(hidden, activation, buckets, InputLayout::PLAIN)
+    }
+
+    /// `random_bucketed_net` with the input layout `layout`.
+    pub(crate) fn random_layout_net(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+    ) -> Network {
         let mut state = 0x1234_5678_9abc_def0u64;
         let mut next = |range: i64| -> i16 {
             state ^= state << 13;
@@ -244,6 +526,7 @@ pub(crate) mod tests {
         // Feature weights within +/-60, the rest within +/-100.
         Network::from_weights(
             activation,
+            layout,
             hidden,
             buckets,
             |layer| next(if layer == Layer::FtWeights { 60 } else { 100 }),
@@ -251,6 +534,14 @@ pub(crate) mod tests {
             "test".into(),
         )
         .unwrap()
+    }
+
+    /// Every preset layout.
+    pub(crate) fn presets() -> Vec<InputLayout> {
+        LAYOUT_PRESETS
+            .iter()
+            .map(|n| InputLayout::preset(n).unwrap())
+            .collect()
     }
 
     /// The positions of the perft suites in `tests/data/`, each with its FEN.
@@ -294,6 +585,217 @@ pub(crate) mod tests {
         assert_eq!(
             net.evaluate_board(pos.board(), Color::White),
             net.evaluate_board(mirrored.board(), Color::Black)
+        );
+    }
+
+    /// `board` with every square's piece moved by `square` and, with `swap`, its colour swapped.
+    fn transformed(board: &Board, square: fn(Square) -> Square, swap: bool) -> Board {
+        let mut out = Board::empty();
+        for (sq, piece) in board.iter() {
+            let color = if swap { !piece.color } else { piece.color };
+            out.set_piece_at(square(sq), Piece { color, ..piece });
+        }
+        out
+    }
+
+    /// With every layout, a position and the same with colours swapped (the board turned top to
+    /// bottom, the other side to move) score the same.
+    #[test]
+    fn every_layout_scores_the_colour_flipped_position_alike() {
+        for layout in presets() {
+            let net = random_layout_net(24, Activation::SCReLU, 4, layout);
+            for (fen, pos) in positions() {
+                let flipped = transformed(pos.board(), Square::flip_vertical, true);
+                assert_eq!(
+                    net.evaluate_board(pos.board(), pos.turn()),
+                    net.evaluate_board(&flipped, !pos.turn()),
+                    "{}: {fen}",
+                    layout.describe()
+                );
+            }
+        }
+    }
+
+    /// A mirrored layout scores a position and its mirror image (files a-h swapped; castling
+    /// rights aside, the same chess) alike; the plain layout does not, so the check can fail.
+    #[test]
+    fn a_mirrored_layout_scores_a_position_and_its_mirror_image_alike() {
+        for layout in presets() {
+            let net = random_layout_net(24, Activation::SCReLU, 2, layout);
+            let mut differ = 0;
+            for (fen, pos) in positions() {
+                let image = transformed(pos.board(), Square::flip_horizontal, false);
+                let (a, b) = (
+                    net.evaluate_board(pos.board(), pos.turn()),
+                    net.evaluate_board(&image, pos.turn()),
+                );
+                if layout.mirror() {
+                    assert_eq!(a, b, "{}: {fen}", layout.describe());
+                } else if a != b {
+                    differ += 1;
+                }
+            }
+            if !layout.mirror() {
+                assert!(differ > 20, "{differ}");
+            }
+        }
+    }
+
+    /// A layout's feature as its definition reads, written out apart from the code under test:
+    /// the squares seen from the perspective's side, flipped left to right when its king is on
+    /// files e-h and the layout mirrors, then the bucket's block of 768.
+    fn defined_feature(
+        layout: &InputLayout,
+        perspective: Color,
+        king: Square,
+        piece: Piece,
+        sq: Square,
+    ) -> usize {
+        let (mut king, mut sq) = match perspective {
+            Color::White => (king, sq),
+            Color::Black => (king.flip_vertical(), sq.flip_vertical()),
+        };
+        if layout.mirror() && king.file() >= shakmaty::File::E {
+            king = king.flip_horizontal();
+            sq = sq.flip_horizontal();
+        }
+        let bucket = usize::from(layout.king_buckets()[usize::from(king)]);
+        let ours = piece.color == perspective;
+        bucket * INPUTS
+            + usize::from(!ours) * 384
+            + (piece.role as usize - 1) * 64
+            + usize::from(sq)
+    }
+
+    /// The accumulators of `board` summed from `defined_feature`, in 32 bits.
+    fn defined_accumulators(net: &Network, board: &Board) -> [Vec<i32>; 2] {
+        [Color::White, Color::Black].map(|perspective| {
+            let king = board.king_of(perspective).unwrap();
+            let mut v: Vec<i32> = net.ft_bias.iter().map(|&b| i32::from(b)).collect();
+            for (sq, piece) in board.iter() {
+                let f = defined_feature(net.layout(), perspective, king, piece, sq);
+                for (a, &w) in v.iter_mut().zip(&net.ft_weights[f * net.hidden..]) {
+                    *a += i32::from(w);
+                }
+            }
+            v
+        })
+    }
+
+    /// The plain layout is the feature formula of nets before layouts, for any king; the
+    /// built-in net (a file of the version before layouts) reads as plain and its accumulators
+    /// are the sums of that formula's rows; and every preset's accumulators are those of its
+    /// definition.
+    #[test]
+    fn every_layout_sums_the_rows_its_definition_names() {
+        for perspective in [Color::White, Color::Black] {
+            for king in Square::ALL {
+                let o = InputLayout::PLAIN.orientation(perspective, king);
+                for (sq, role, color) in Square::ALL
+                    .into_iter()
+                    .flat_map(|sq| Role::ALL.into_iter().map(move |r| (sq, r)))
+                    .flat_map(|(sq, r)| [(sq, r, Color::White), (sq, r, Color::Black)])
+                {
+                    let piece = Piece { color, role };
+                    assert_eq!(
+                        o.feature(perspective, piece, sq),
+                        feature(perspective, piece, sq)
+                    );
+                }
+            }
+        }
+        let default = Network::default_net();
+        assert!(default.layout().is_plain());
+        assert!(
+            !default.architecture().contains("inputs"),
+            "{}",
+            default.architecture()
+        );
+        let mut nets: Vec<Network> = vec![(*default).clone()];
+        nets.extend(
+            presets()
+                .into_iter()
+                .map(|l| random_layout_net(24, Activation::SCReLU, 1, l)),
+        );
+        for net in &nets {
+            let h = net.hidden();
+            for (fen, pos) in positions() {
+                let mut acc = Accumulator::new();
+                net.refresh(pos.board(), &mut acc);
+                let defined = defined_accumulators(net, pos.board());
+                for (v, want) in acc.v.iter().zip(&defined) {
+                    let got: Vec<i32> = v[..h].iter().map(|&a| i32::from(a)).collect();
+                    assert_eq!(&got, want, "{}: {fen}", net.architecture());
+                }
+            }
+        }
+    }
+
+    /// The presets' tables: the bucket counts their names give, files e-h repeating a-d, the
+    /// castled king apart from the king at home; and tables no net can have are refused by name.
+    #[test]
+    fn the_presets_are_what_their_names_say_and_bad_tables_are_refused() {
+        let expect = [
+            ("plain", false, 1),
+            ("mirror", true, 1),
+            ("mirror-kb4", true, 4),
+            ("mirror-kb8", true, 8),
+        ];
+        for (name, mirror, buckets) in expect {
+            let l = InputLayout::preset(name).unwrap();
+            assert_eq!(
+                (l.mirror(), l.buckets(), l.inputs()),
+                (mirror, buckets, INPUTS * buckets)
+            );
+            assert_eq!(l.name(), Some(name));
+            for sq in 0..64 {
+                assert_eq!(l.king_buckets()[sq], l.king_buckets()[sq ^ 7], "{name}");
+            }
+            if buckets > 1 {
+                // A king castled short (g1), one at home (e1) and one up the board differ.
+                let b = |sq: Square| l.orientation(Color::White, sq).bucket();
+                assert!(b(Square::G1) != b(Square::E1) && b(Square::E1) != b(Square::E4));
+                assert_eq!(
+                    b(Square::G1),
+                    l.orientation(Color::Black, Square::G8).bucket()
+                );
+                assert!(l.orientation(Color::White, Square::E1).mirrored());
+                assert!(!l.orientation(Color::White, Square::D1).mirrored());
+            }
+        }
+        assert_eq!(InputLayout::preset("kb4"), None);
+        assert_eq!(InputLayout::PLAIN.describe(), "plain");
+        assert_eq!(
+            InputLayout::preset("mirror-kb4").unwrap().describe(),
+            "mirror-kb4: mirrored, 4 king buckets"
+        );
+        let mut table = [0u8; 64];
+        table[63] = 1;
+        let custom = InputLayout::new(false, table).unwrap();
+        assert_eq!((custom.buckets(), custom.name()), (2, None));
+        assert!(
+            custom.describe().ends_with("00000000/00000001"),
+            "{}",
+            custom.describe()
+        );
+        assert_eq!(
+            InputLayout::new(true, table).unwrap_err(),
+            LayoutProblem::Asymmetric { square: 56 }
+        );
+        table[63] = 2;
+        assert_eq!(
+            InputLayout::new(false, table).unwrap_err(),
+            LayoutProblem::Unused(1)
+        );
+        table[63] = MAX_KING_BUCKETS as u8;
+        let e = InputLayout::new(false, table).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "king bucket 16 on h8 (at most 16 buckets, numbered from 0)"
+        );
+        assert_eq!(
+            LayoutProblem::Asymmetric { square: 4 }.to_string(),
+            "a mirrored layout with different king buckets on e1 and d1 (files e-h must repeat a-d)"
         );
     }
 }

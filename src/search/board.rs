@@ -312,17 +312,31 @@ mod tests {
         n
     }
 
+    /// The search's own deltas, with the built-in net and with nets of king buckets and
+    /// mirroring, whose king moves rebuild a perspective from the accumulator cache.
     #[test]
     fn net_accumulators_follow_every_move_of_the_perft_suites() {
-        let net = Network::default_net();
-        let mut accs = AccumulatorStack::new(3);
-        let mut nodes = 0;
-        for (_, pos) in crate::search::test_positions::near_perft_suites("", 1, 0) {
-            let b = SearchBoard::new(pos);
-            accs.refresh_root(&net, b.pos.board());
-            nodes += walk_net(&net, &mut accs, &b, 0, 2);
+        use crate::nnue::{Activation, InputLayout};
+        let mut nets = vec![Network::default_net()];
+        for name in ["mirror", "mirror-kb8"] {
+            let layout = InputLayout::preset(name).unwrap();
+            nets.push(std::sync::Arc::new(crate::nnue::tests::random_layout_net(
+                32,
+                Activation::SCReLU,
+                1,
+                layout,
+            )));
         }
-        assert!(nodes > 20_000, "{nodes}");
+        for net in nets {
+            let mut accs = AccumulatorStack::new(3);
+            let mut nodes = 0;
+            for (_, pos) in crate::search::test_positions::near_perft_suites("", 1, 0) {
+                let b = SearchBoard::new(pos);
+                accs.refresh_root(&net, b.pos.board());
+                nodes += walk_net(&net, &mut accs, &b, 0, 2);
+            }
+            assert!(nodes > 20_000, "{nodes}");
+        }
     }
 
     #[test]
