@@ -19,11 +19,11 @@ use shakmaty::{Move, Position};
 use super::board::SearchBoard;
 use super::tt::Tt;
 use super::worker::{
-    IterationLimits, MAX_SEARCH_PLY, POLL_NODES, POLL_NODES_SHARED_LIMIT, Shared, TbProbe, Worker,
+    IterationLimits, MAX_SEARCH_PLY, POLL_NODES, POLL_NODES_SHARED_LIMIT, Shared, TbProbe,
+    ThreadResult, Worker, best_thread,
 };
 use crate::core::memory::{self, MB};
-use crate::core::score::MATE_BOUND;
-use crate::core::{Bound, Game, Limits, Rng, TimeManager};
+use crate::core::{Game, Limits, Rng, TimeManager};
 use crate::engine::{Analysis, Engine, Evaluation, Report, Reporter, Settings};
 use crate::error::Error;
 
@@ -142,68 +142,6 @@ impl Rookery {
             }
         }
     }
-}
-
-/// What one thread's search found: the depth of its last completed iteration (0: none) and its
-/// best move's score and bound (a bound when an iteration cut short changed it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ThreadResult {
-    pub depth: i32,
-    pub score: i32,
-    pub bound: Bound,
-}
-
-impl ThreadResult {
-    /// A completed iteration stands behind it.
-    fn usable(&self) -> bool {
-        self.depth > 0 && self.score > -crate::core::score::INFINITY
-    }
-
-    /// A mate for the side to move that the search proved (a score that is at most this good
-    /// proves nothing).
-    fn proven_mate(&self) -> bool {
-        self.score >= MATE_BOUND && self.bound != Bound::Upper
-    }
-
-    /// Whether this answer is to be played rather than `other`: a proven mate first (the
-    /// shorter of two), then the deeper completed iteration, then, at equal depth, an answer
-    /// that did not fail low over one that did, then the higher score.
-    fn beats(&self, other: &ThreadResult) -> bool {
-        if !self.usable() {
-            return false;
-        }
-        if !other.usable() {
-            return true;
-        }
-        match (self.proven_mate(), other.proven_mate()) {
-            (true, true) => return self.score > other.score,
-            (true, false) => return true,
-            (false, true) => return false,
-            (false, false) => {}
-        }
-        if self.depth != other.depth {
-            return self.depth > other.depth;
-        }
-        let (low, other_low) = (self.bound == Bound::Upper, other.bound == Bound::Upper);
-        if low != other_low {
-            return other_low;
-        }
-        self.score > other.score
-    }
-}
-
-/// The thread whose answer is played, from each thread's result (the main thread first): the
-/// one that `ThreadResult::beats` all the others, the earliest of equals. A thread that went
-/// deeper has seen everything a shallower one saw through the shared table and more; a vote
-/// weighted by depth and score could play a shallower thread's move over it.
-pub fn best_thread(results: &[ThreadResult]) -> usize {
-    let mut best = 0;
-    for (i, r) in results.iter().enumerate().skip(1) {
-        if r.beats(&results[best]) {
-            best = i;
-        }
-    }
-    best
 }
 
 /// The internal strength level for a `UCI_Elo`. Levels set the node budget and the noise below;

@@ -14,7 +14,6 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
 
 use super::board::SearchBoard;
-use super::engine::ThreadResult;
 use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
@@ -1362,6 +1361,68 @@ impl Worker {
         shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         shared.tbhits[self.id].store(self.tbhits, Ordering::Relaxed);
     }
+}
+
+/// What one thread's search found: the depth of its last completed iteration (0: none) and its
+/// best move's score and bound (a bound when an iteration cut short changed it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadResult {
+    pub depth: i32,
+    pub score: i32,
+    pub bound: Bound,
+}
+
+impl ThreadResult {
+    /// A completed iteration stands behind it.
+    fn usable(&self) -> bool {
+        self.depth > 0 && self.score > -INFINITY
+    }
+
+    /// A mate for the side to move that the search proved (a score that is at most this good
+    /// proves nothing).
+    fn proven_mate(&self) -> bool {
+        self.score >= MATE_BOUND && self.bound != Bound::Upper
+    }
+
+    /// Whether this answer is to be played rather than `other`: a proven mate first (the
+    /// shorter of two), then the deeper completed iteration, then, at equal depth, an answer
+    /// that did not fail low over one that did, then the higher score.
+    fn beats(&self, other: &ThreadResult) -> bool {
+        if !self.usable() {
+            return false;
+        }
+        if !other.usable() {
+            return true;
+        }
+        match (self.proven_mate(), other.proven_mate()) {
+            (true, true) => return self.score > other.score,
+            (true, false) => return true,
+            (false, true) => return false,
+            (false, false) => {}
+        }
+        if self.depth != other.depth {
+            return self.depth > other.depth;
+        }
+        let (low, other_low) = (self.bound == Bound::Upper, other.bound == Bound::Upper);
+        if low != other_low {
+            return other_low;
+        }
+        self.score > other.score
+    }
+}
+
+/// The thread whose answer is played, from each thread's result (the main thread first): the
+/// one that `ThreadResult::beats` all the others, the earliest of equals. A thread that went
+/// deeper has seen everything a shallower one saw through the shared table and more; a vote
+/// weighted by depth and score could play a shallower thread's move over it.
+pub fn best_thread(results: &[ThreadResult]) -> usize {
+    let mut best = 0;
+    for (i, r) in results.iter().enumerate().skip(1) {
+        if r.beats(&results[best]) {
+            best = i;
+        }
+    }
+    best
 }
 
 #[cfg(test)]
