@@ -657,17 +657,15 @@ impl State {
         let answered = Arc::new(AtomicBool::new(false));
         let answered_t = answered.clone();
         let spawned = std::thread::Builder::new().spawn(move || {
-            // The first two moves of the last line reported: when the move played or the
-            // ponder move is another (a search stopped inside an iteration that had found a
-            // better move or line), one more `info` line gives the played move's line, since
-            // clients read the last one as the engine's verdict.
-            let reported: std::cell::Cell<(Option<Move>, Option<Move>)> =
-                std::cell::Cell::new((None, None));
+            // The first move of the last line reported: when the move played is another (a
+            // search stopped inside an iteration that had found a better move), one more
+            // `info` line gives the played move's line, since clients read the last one as the
+            // engine's verdict.
+            let reported_first: std::cell::Cell<Option<Move>> = std::cell::Cell::new(None);
             let mut report = |r: Report<'_>| match r {
                 Report::Iteration(a) => {
                     let lines = reported_lines(a, multipv);
-                    let pv = lines.first().map_or(&[][..], |l| &l.pv[..]);
-                    reported.set((pv.first().copied(), pv.get(1).copied()));
+                    reported_first.set(lines.first().and_then(|l| l.pv.first().copied()));
                     for l in format_lines(a, &lines, chess960, show_wdl) {
                         out.line(&l);
                     }
@@ -706,23 +704,19 @@ impl State {
                 .best
                 .filter(|m| legal.contains(m))
                 .or_else(|| legal.first().copied());
-            let ponder = best.and_then(|m| {
-                analysis
-                    .pv
-                    .get(1)
-                    .copied()
-                    .filter(|_| analysis.pv.first() == Some(&m))
-            });
             if let Some(m) = best
-                && reported.get() != (Some(m), ponder)
+                && reported_first.get() != Some(m)
             {
                 out.line(&closing_info(&analysis, m, chess960, show_wdl));
             }
             answered_t.store(true, Ordering::Release);
             match best {
                 Some(m) => {
-                    let ponder = ponder
-                        .map(|p| format!(" ponder {}", move_text(p, chess960)))
+                    let ponder = analysis
+                        .pv
+                        .get(1)
+                        .filter(|_| analysis.pv.first() == Some(&m))
+                        .map(|&p| format!(" ponder {}", move_text(p, chess960)))
                         .unwrap_or_default();
                     out.line(&format!("bestmove {}{ponder}", move_text(m, chess960)));
                 }
