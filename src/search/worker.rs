@@ -974,6 +974,19 @@ impl Worker {
 
 /// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
 /// the last of them mated (checkmate takes precedence).
+/// Cuts `pv` where the game it plays from `root` would be drawn by the 50-move rule (a line that
+/// goes on past it is a line no game can play: clients such as fastchess warn of it).
+fn end_at_fifty_moves(root: &shakmaty::Chess, pv: &mut Vec<Move>) {
+    let mut pos = root.clone();
+    for i in 0..pv.len() {
+        if pos.halfmoves() >= 100 || !pos.is_legal(pv[i]) {
+            pv.truncate(i.max(1));
+            return;
+        }
+        pos.play_unchecked(pv[i]);
+    }
+}
+
 fn fifty_move_draw(b: &SearchBoard) -> bool {
     b.pos.halfmoves() >= 100 && !(b.pos.is_check() && b.pos.legal_moves().is_empty())
 }
@@ -1127,6 +1140,7 @@ impl Worker {
                     rm.pv.clear();
                     rm.pv.push(m);
                     rm.pv.extend_from_slice(child_pv);
+                    end_at_fifty_moves(&b.pos, &mut rm.pv);
                 }
             } else {
                 // Only known to be no better than the best: it sorts after it.
