@@ -317,7 +317,7 @@ impl AccumulatorStack {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::nnue::tests::{positions, random_layout_net, random_net};
     use crate::nnue::{Activation, InputLayout, LAYOUT_PRESETS};
@@ -408,7 +408,7 @@ mod tests {
     }
 
     /// The delta of a move computed the plain way: every square whose piece changed.
-    fn delta_of(pos: &Chess, m: Move, delta: &mut Delta) {
+    pub(crate) fn delta_of(pos: &Chess, m: Move, delta: &mut Delta) {
         let mut child = pos.clone();
         child.play_unchecked(m);
         for sq in Square::ALL {

@@ -207,19 +207,9 @@ mod tests {
                 }
                 for m in pos.legal_moves().into_iter().take(8) {
                     let mut delta = Delta::default();
+                    crate::nnue::accumulator::tests::delta_of(&pos, m, &mut delta);
                     let mut child = pos.clone();
                     child.play_unchecked(m);
-                    for sq in shakmaty::Square::ALL {
-                        let (a, b) = (pos.board().piece_at(sq), child.board().piece_at(sq));
-                        if a != b {
-                            if let Some(p) = a {
-                                delta.push(p, sq, false);
-                            }
-                            if let Some(p) = b {
-                                delta.push(p, sq, true);
-                            }
-                        }
-                    }
                     let kings = [Color::White, Color::Black].map(|c| king_square(child.board(), c));
                     let mut want_child = Accumulator::new();
                     net.update_in(portable, &want, &mut want_child, &delta, kings);
