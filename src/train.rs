@@ -21,6 +21,7 @@ use std::time::Instant;
 use crate::core::Rng;
 use crate::core::bytes::{self, Put, Reader};
 use crate::data::Record;
+use crate::data::filter::{Filter, Filtered};
 use crate::error::{Error, LayoutProblem, TrainProblem};
 use crate::nnue::{self, Activation, INPUTS, InputLayout, Network, QA, QB};
 
@@ -748,11 +749,18 @@ pub fn split(mut records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>
 
 /// Loads the data sets named, as records.
 pub fn load_all(paths: &[String]) -> Result<Vec<Record>, Error> {
+    Ok(load_filtered(paths, &Filter::default())?.0)
+}
+
+/// The records of every data set in `paths` that pass `filter`, in order, and the counts read
+/// and kept.
+pub fn load_filtered(paths: &[String], filter: &Filter) -> Result<(Vec<Record>, Filtered), Error> {
     let mut all = Vec::new();
+    let mut counts = Filtered::default();
     for p in paths {
-        all.extend(crate::data::store::load(p)?);
+        all.extend(crate::data::store::load_filtered(p, filter, &mut counts)?);
     }
-    Ok(all)
+    Ok((all, counts))
 }
 
 #[cfg(test)]

@@ -290,6 +290,58 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
         std::fs::read(root.join("restored/manifest.json")).unwrap(),
         std::fs::read(root.join("made/manifest.json")).unwrap()
     );
+    // Training filters: plies come from the logs (the packed set and the full one agree), the
+    // score from the records; a file of bare records cannot skip plies.
+    let filtered = |data: &str, extra: &[&str]| {
+        let net = path("filtered.nnue");
+        let mut args = vec![
+            "train", "--data", data, "--out", &net, "--hidden", "8", "--epochs", "1", "--batch",
+            "64",
+        ];
+        args.extend_from_slice(extra);
+        let o = rookery(&args);
+        (o, net)
+    };
+    let kept = |o: &Output| -> (u64, u64) {
+        let t = text(o);
+        let line = t.lines().find(|l| l.starts_with("filters (")).unwrap_or("");
+        let words: Vec<&str> = line.split("): ").nth(1).unwrap_or("").split(' ').collect();
+        let n = |i: usize| words.get(i).and_then(|w| w.parse().ok()).unwrap_or(0);
+        (n(0), n(2))
+    };
+    let all = (made_bytes.len() / 32) as u64;
+    let (o, net) = filtered(&packed, &["--skip-plies", "10", "--max-score", "60"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (k, read) = kept(&o);
+    assert!(
+        read == all && k > 0 && k < all,
+        "{k} of {read}: {}",
+        text(&o)
+    );
+    let provenance = Network::load(&net).unwrap().provenance;
+    assert!(
+        provenance.contains("filters: |score| <= 60, 10 plies"),
+        "{provenance}"
+    );
+    let (o, _) = filtered(&made, &["--skip-plies", "10", "--max-score", "60"]);
+    assert_eq!(kept(&o), (k, all), "{}", text(&o));
+    let (o, _) = filtered(&made, &["--skip-plies", "10"]);
+    let (by_ply, _) = kept(&o);
+    let (o, _) = filtered(&made, &["--max-score", "60"]);
+    let (by_score, _) = kept(&o);
+    assert!(by_ply > k && by_score > k && by_ply < all && by_score < all);
+    let scores = made_bytes
+        .chunks_exact(32)
+        .filter(|r| i16::from_le_bytes([r[24], r[25]]).abs() <= 60)
+        .count() as u64;
+    assert_eq!(by_score, scores);
+    let bare = path("bare.bin");
+    std::fs::write(&bare, &made_bytes).unwrap();
+    let (o, _) = filtered(&bare, &["--skip-plies", "4"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("holds no plies"), "{}", text(&o));
+    let (o, _) = filtered(&bare, &["--max-score", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     // Nothing is written over: not the set itself, not a set already there, not another set.
     for (args, says) in [
         (

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::data::filter::Filter;
 use crate::error::Error;
 use crate::nnue::{Activation, InputLayout, LAYOUT_PRESETS};
 use crate::train::{self, Config, FloatNet, Trainer};
@@ -64,6 +65,14 @@ pub struct TrainArgs {
     /// --inputs plain only: a mirrored layout reads both alike)
     #[arg(long)]
     pub mirror: bool,
+    /// Leave out positions whose search score is beyond this many centipawns, either sign
+    /// (the generator already leaves out decided ones, 5,000 and beyond)
+    #[arg(long, value_name = "CP")]
+    pub max_score: Option<i32>,
+    /// Leave out each game's positions fewer than N plies after its first kept one (the first
+    /// moves after the random opening plies); needs data directories with game logs
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_plies: usize,
     /// Go on from a checkpoint (`<out>.ckpt`) instead of starting afresh
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
@@ -121,10 +130,29 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, 256);
+    if args.max_score.is_some_and(|m| m <= 0) {
+        return Err(Error::Invalid("--max-score must be above 0".into()));
+    }
+    let filter = Filter {
+        max_score: args.max_score,
+        skip_plies: args.skip_plies,
+    };
     let t0 = Instant::now();
-    let records = train::load_all(&args.data)?;
+    let (records, counts) = train::load_filtered(&args.data, &filter)?;
+    if !filter.keeps_all() {
+        eprintln!(
+            "filters ({}): {} of {} positions kept ({:.1}%)",
+            filter.describe(),
+            counts.kept,
+            counts.read,
+            100.0 * counts.kept as f64 / counts.read.max(1) as f64
+        );
+    }
     let (train_r, val_r) = match &args.val {
-        Some(v) => (records, crate::data::store::load(v)?),
+        Some(v) => (
+            records,
+            train::load_filtered(std::slice::from_ref(v), &filter)?.0,
+        ),
         None => train::split(records, args.val_fraction, args.seed),
     };
     if train_r.is_empty() {
@@ -248,7 +276,7 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}\nwdl: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}\nwdl: {}\nfilters: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
@@ -257,6 +285,11 @@ fn write_outputs(
         cfg.buckets,
         cfg.layout.describe(),
         cfg.wdl,
+        Filter {
+            max_score: args.max_score,
+            skip_plies: args.skip_plies,
+        }
+        .describe(),
         t.history.last().map_or(0.0, |h| h.1),
     );
     let net = t.net.quantise(provenance);

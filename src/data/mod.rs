@@ -18,6 +18,7 @@
 //! A data set is a file of records, or a directory of chunk files with a `manifest.json` (see
 //! [`store`]). [`import`] makes records from engine games in PGN (fastchess's, OpenBench's).
 
+pub mod filter;
 pub mod games;
 pub mod import;
 pub mod store;

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::games::{MAGIC, log_records};
+use super::filter::{Filter, Filtered};
+use super::games::{GameLog, MAGIC, read_log};
 use super::{RECORD_SIZE, Record, parse_records, records_to_bytes};
 use crate::error::{DataProblem, Error};
 
@@ -331,25 +332,36 @@ fn chunk_records(dir: &Path, c: &Chunk) -> Result<Vec<Record>, Error> {
 
 /// The records a chunk's game log gives back, checked against the manifest's counts.
 fn log_chunk_records(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<Record>, Error> {
+    let games = log_chunk_games(dir, c, log_bytes)?;
+    let mut out = Vec::with_capacity(c.positions as usize);
+    for g in &games {
+        out.extend(g.records());
+    }
+    Ok(out)
+}
+
+/// The games of a chunk's game log, checked against the manifest's counts.
+fn log_chunk_games(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<GameLog>, Error> {
     let file = dir.join(c.log_file());
     let bytes = std::fs::read(&file).map_err(|e| Error::io(file.display(), e))?;
     let counted = usize::try_from(log_bytes).unwrap_or(usize::MAX);
     if bytes.len() < counted {
         return Err(Error::data(file.display(), DataProblem::ShorterThanCounted));
     }
-    let (records, games) = log_records(&bytes[..counted]).map_err(|e| e.in_file(file.display()))?;
-    if records.len() as u64 != c.positions || games as u64 != c.next_game - c.first_game {
+    let games = read_log(&bytes[..counted]).map_err(|e| e.in_file(file.display()))?;
+    let positions: u64 = games.iter().map(|g| g.kept.len() as u64).sum();
+    if positions != c.positions || games.len() as u64 != c.next_game - c.first_game {
         return Err(Error::data(
             file.display(),
             DataProblem::Counts {
-                positions: records.len() as u64,
-                games: games as u64,
+                positions,
+                games: games.len() as u64,
                 counted_positions: c.positions,
                 counted_games: c.next_game - c.first_game,
             },
         ));
     }
-    Ok(records)
+    Ok(games)
 }
 
 /// Hands `f` the records of each chunk of the data directory `path` in turn (each checked against
@@ -377,6 +389,41 @@ pub fn load(path: &str) -> Result<Vec<Record>, Error> {
         let bytes = std::fs::read(p).map_err(|e| Error::io(path, e))?;
         parse_records(&bytes).map_err(|e| e.in_file(path))
     }
+}
+
+/// The records of a data set that pass `filter`, with what was read and kept added to `counts`.
+/// A filter that needs each position's ply reads the chunks' game logs, so `path` must then be a
+/// data directory whose chunks all have one.
+pub fn load_filtered(
+    path: &str,
+    filter: &Filter,
+    counts: &mut Filtered,
+) -> Result<Vec<Record>, Error> {
+    if !filter.needs_plies() {
+        let mut records = load(path)?;
+        filter.retain(&mut records, counts);
+        return Ok(records);
+    }
+    let p = Path::new(path);
+    if !p.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{path}: a file of bare records, which holds no plies; skipping plies needs a data directory with game logs (rookery datagen --out, rookery data unpack)"
+        )));
+    }
+    let m = data_manifest(p)?;
+    let mut out = Vec::with_capacity(m.total_positions() as usize);
+    for c in &m.chunks {
+        let Some(log_bytes) = c.log_bytes else {
+            return Err(Error::Invalid(format!(
+                "{path}: chunk {} has no game log, so its positions' plies are unknown; skipping plies needs game logs",
+                c.file
+            )));
+        };
+        for g in log_chunk_games(p, c, log_bytes)? {
+            filter.game_records(&g, &mut out, counts);
+        }
+    }
+    Ok(out)
 }
 
 /// What `pack` and `unpack` did.
