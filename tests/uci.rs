@@ -581,7 +581,7 @@ fn an_overlong_line_is_dropped() {
 /// as the engine's verdict, so its PV must start with the move played and carry a score, however
 /// the search ended: a finished depth, a clock, a node count, or a `stop` at any moment.
 #[test]
-fn the_last_info_line_starts_with_the_move_played() {
+fn the_last_info_line_starts_with_the_move_played_then_the_ponder_move() {
     let positions = [
         "position startpos",
         "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
@@ -602,7 +602,7 @@ fn the_last_info_line_starts_with_the_move_played() {
         .chain(["go wtime 300 btime 300 winc 3 binc 3".into()])
         .collect();
     let mut e = Engine::start();
-    let mut checked = 0;
+    let (mut checked, mut pondered) = (0, 0);
     for (i, position) in positions.iter().enumerate() {
         let mut finish = |e: &mut Engine, lines: &[String], best: &str, how: &str| {
             let played = best.split_whitespace().nth(1).unwrap().to_string();
@@ -618,6 +618,16 @@ fn the_last_info_line_starts_with_the_move_played() {
                 "{position}, {how}: the last line {last:?} does not start with {best:?}"
             );
             assert!(last.contains(" score "), "{position}, {how}: {last}");
+            // A ponder move is the line's second move: a client pondering on it ponders on the
+            // line it was shown.
+            if let Some(ponder) = best.split(" ponder ").nth(1) {
+                assert_eq!(
+                    pv.split_whitespace().nth(1),
+                    Some(ponder.trim()),
+                    "{position}, {how}: the last line {last:?} does not go on with the ponder move of {best:?}"
+                );
+                pondered += 1;
+            }
             checked += 1;
             e.send("ucinewgame");
         };
@@ -635,5 +645,9 @@ fn the_last_info_line_starts_with_the_move_played() {
         }
     }
     assert_eq!(checked, positions.len() * (goes.len() + 9));
+    assert!(
+        pondered * 2 > checked,
+        "{pondered} of {checked} with a ponder move"
+    );
     e.quit();
 }

@@ -661,11 +661,14 @@ impl State {
             // search stopped inside an iteration that had found a better move), one more
             // `info` line gives the played move's line, since clients read the last one as the
             // engine's verdict.
-            let reported_first: std::cell::Cell<Option<Move>> = std::cell::Cell::new(None);
+            // Its second move is the ponder move when that line's first is the move played, so
+            // `bestmove ... ponder` and the last line agree.
+            let reported: std::cell::Cell<[Option<Move>; 2]> = std::cell::Cell::new([None; 2]);
             let mut report = |r: Report<'_>| match r {
                 Report::Iteration(a) => {
                     let lines = reported_lines(a, multipv);
-                    reported_first.set(lines.first().and_then(|l| l.pv.first().copied()));
+                    let pv = lines.first().map_or(&[][..], |l| &l.pv[..]);
+                    reported.set([pv.first().copied(), pv.get(1).copied()]);
                     for l in format_lines(a, &lines, chess960, show_wdl) {
                         out.line(&l);
                     }
@@ -704,19 +707,33 @@ impl State {
                 .best
                 .filter(|m| legal.contains(m))
                 .or_else(|| legal.first().copied());
+            let [first, second] = reported.get();
+            let closing = best.is_some() && first != best;
             if let Some(m) = best
-                && reported_first.get() != Some(m)
+                && closing
             {
                 out.line(&closing_info(&analysis, m, chess960, show_wdl));
             }
             answered_t.store(true, Ordering::Release);
             match best {
                 Some(m) => {
-                    let ponder = analysis
-                        .pv
-                        .get(1)
-                        .filter(|_| analysis.pv.first() == Some(&m))
-                        .map(|&p| format!(" ponder {}", move_text(p, chess960)))
+                    // The last line's second move: the closing line's, or the reported one's.
+                    let ponder = if closing {
+                        analysis
+                            .pv
+                            .get(1)
+                            .copied()
+                            .filter(|_| analysis.pv.first() == Some(&m))
+                    } else {
+                        second
+                    };
+                    let ponder = ponder
+                        .filter(|&p| {
+                            let mut after = game.position().clone();
+                            after.play_unchecked(m);
+                            after.is_legal(p)
+                        })
+                        .map(|p| format!(" ponder {}", move_text(p, chess960)))
                         .unwrap_or_default();
                     out.line(&format!("bestmove {}{ponder}", move_text(m, chess960)));
                 }
