@@ -78,6 +78,16 @@ pub struct TrainArgs {
     pub resume: Option<String>,
 }
 
+impl TrainArgs {
+    /// The positions `--max-score` and `--skip-plies` let through.
+    fn filter(&self) -> Filter {
+        Filter {
+            max_score: self.max_score,
+            skip_plies: self.skip_plies,
+        }
+    }
+}
+
 fn default_hidden(positions: usize) -> usize {
     match positions {
         0..=16_000_000 => 128,
@@ -133,10 +143,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     if args.max_score.is_some_and(|m| m <= 0) {
         return Err(Error::Invalid("--max-score must be above 0".into()));
     }
-    let filter = Filter {
-        max_score: args.max_score,
-        skip_plies: args.skip_plies,
-    };
+    let filter = args.filter();
     let t0 = Instant::now();
     let (records, counts) = train::load_filtered(&args.data, &filter)?;
     if !filter.keeps_all() {
@@ -285,11 +292,7 @@ fn write_outputs(
         cfg.buckets,
         cfg.layout.describe(),
         cfg.wdl,
-        Filter {
-            max_score: args.max_score,
-            skip_plies: args.skip_plies,
-        }
-        .describe(),
+        args.filter().describe(),
         t.history.last().map_or(0.0, |h| h.1),
     );
     let net = t.net.quantise(provenance);
