@@ -4,7 +4,10 @@
 //! settings, and the tests walk it. Adding an option is one line in the table plus its field.
 //! Names match without regard to case; a bad value is an error message and changes nothing.
 
+use std::fs::{File, OpenOptions};
+use std::io::Write;
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::core::memory::{self, MB};
 use crate::core::params;
@@ -50,6 +53,8 @@ pub enum Effect {
     ClearHash,
     /// Another engine or book: create the engine anew.
     Recreate,
+    /// The debug log changed: the input and output take the new one at once, even mid-search.
+    Log,
 }
 
 /// A value, checked against its option's kind.
@@ -125,6 +130,7 @@ pub static OPTIONS: &[Declared] = &[
     Declared { name: "SyzygyProbeLimit", kind: spin(7, 0, 7), effect: Reconfigure, help: "probe positions of at most this many pieces", store: |o, v| { o.syzygy_probe_limit = v.int() as u32; Ok(()) } },
     Declared { name: "Evaluation", kind: Kind::Combo { default: "net", vars: &["net", "hce"] }, effect: Reconfigure, help: "the strong engine's evaluation: the learned net (net) or the hand-crafted one (hce)", store: |o, v| { o.evaluation = v.text(); Ok(()) } },
     Declared { name: "EvalFile", kind: Kind::Text, effect: Reconfigure, help: "a net file for Evaluation net (empty: the built-in net)", store: store_eval_file },
+    Declared { name: "Debug Log File", kind: Kind::Text, effect: Effect::Log, help: "append every line in and out to this file, each with the time it passed (empty: no log)", store: store_debug_log },
     Declared { name: "Engine", kind: Kind::Engine { default: "rookery" }, effect: Recreate, help: "any rung of the ladder, so GUIs and bots can play the tutorial's engines", store: |o, v| { o.engine = v.text(); Ok(()) } },
 ];
 
@@ -152,6 +158,60 @@ fn store_eval_file(o: &mut Options, v: Value<'_>) -> Result<(), String> {
     o.eval_file = path;
     Ok(())
 }
+
+/// Opens the file a new `Debug Log File` names (appending); on failure no log is kept.
+fn store_debug_log(o: &mut Options, v: Value<'_>) -> Result<(), String> {
+    o.debug_log_file = v.text();
+    o.debug_log = None;
+    if !o.debug_log_file.is_empty() {
+        o.debug_log = Some(DebugLog::open(&o.debug_log_file).map_err(|e| format!("{e}; no log"))?);
+    }
+    Ok(())
+}
+
+/// An open debug log: each line that comes in or goes out, one line of the file each, as
+/// `<seconds since 1970, to the microsecond> <</>> <line>`, so a client's own log of when it
+/// sent `go` and read `bestmove` can be laid beside the engine's.
+#[derive(Clone, Debug)]
+pub struct DebugLog {
+    file: Arc<File>,
+}
+
+impl DebugLog {
+    pub fn open(path: &str) -> Result<DebugLog, String> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open the debug log {path}: {e}"))?;
+        Ok(DebugLog {
+            file: Arc::new(file),
+        })
+    }
+
+    /// Logs `text` as a line that came in (`incoming`) or went out at `at`. One write call
+    /// a line, so the input and output threads never interleave within a line; a failed
+    /// write is dropped (the log must never stop the engine).
+    pub fn line(&self, incoming: bool, text: &str, at: SystemTime) {
+        let t = at.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let dir = if incoming { "<<" } else { ">>" };
+        let entry = format!(
+            "{}.{:06} {dir} {}\n",
+            t.as_secs(),
+            t.subsec_micros(),
+            text.trim_end_matches(['\r', '\n'])
+        );
+        let _ = (&*self.file).write_all(entry.as_bytes());
+    }
+}
+
+impl PartialEq for DebugLog {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.file, &other.file)
+    }
+}
+
+impl Eq for DebugLog {}
 
 /// The most search threads that run at once: the CPUs this process may use (its affinity and
 /// its container's quota count). A larger `Threads` is taken but searches with this many: more
@@ -203,6 +263,9 @@ pub struct Options {
     pub eval_file: String,
     /// The net `eval_file` names, when it loaded (`None`: the built-in net).
     pub net: Option<Arc<Network>>,
+    pub debug_log_file: String,
+    /// The file `debug_log_file` names, when it opened.
+    pub debug_log: Option<DebugLog>,
 }
 
 impl Default for Options {
@@ -228,6 +291,8 @@ impl Default for Options {
             evaluation: String::new(),
             eval_file: String::new(),
             net: None,
+            debug_log_file: String::new(),
+            debug_log: None,
         };
         for d in OPTIONS {
             let value = match d.kind {

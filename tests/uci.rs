@@ -651,3 +651,88 @@ fn the_last_info_line_starts_with_the_move_played_then_the_ponder_move() {
     );
     e.quit();
 }
+
+/// `Debug Log File` appends every line in and out with the time it passed: each `go` before
+/// its `bestmove`, the output in the order it left; a bad path is an `info string` and no log;
+/// an empty value ends the log.
+#[test]
+fn the_debug_log_holds_every_line_with_its_time() {
+    let path = std::env::temp_dir().join(format!("rookery-debug-log-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut e = Engine::start();
+    let said = e.said("setoption name Debug Log File value /no/such/dir/log.txt");
+    assert!(
+        some_line_has(&said, "cannot open the debug log"),
+        "{said:?}"
+    );
+    e.set("Debug Log File", path.to_str().unwrap());
+    e.ready();
+    let mut searches = Vec::new();
+    for go in [
+        "go depth 6",
+        "go nodes 3000",
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+    ] {
+        let (lines, best) = e.search("position startpos moves e2e4 e7e5", go);
+        searches.push((go, lines, best));
+    }
+    e.set("Debug Log File", "<empty>");
+    e.ready();
+    e.search("position startpos", "go depth 2");
+    e.quit();
+
+    let text = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let entries: Vec<(f64, &str, &str)> = text
+        .lines()
+        .map(|l| {
+            let mut parts = l.splitn(3, ' ');
+            let t: f64 = parts.next().unwrap().parse().expect(l);
+            let dir = parts.next().expect(l);
+            assert!(dir == "<<" || dir == ">>", "{l}");
+            (t, dir, parts.next().unwrap_or(""))
+        })
+        .collect();
+    // Inputs from the first `isready` to the `setoption` that ends the log, in order.
+    let inputs: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.1 == "<<")
+        .map(|e| e.2)
+        .collect();
+    let mut expected = vec!["isready"];
+    for (go, _, _) in &searches {
+        expected.extend(["position startpos moves e2e4 e7e5", go]);
+    }
+    expected.push("setoption name Debug Log File value <empty>");
+    assert_eq!(inputs, expected);
+    // Outputs: every line the client read, in order, and nothing after the log ended.
+    let outputs: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.1 == ">>")
+        .map(|e| e.2)
+        .collect();
+    let mut read = vec!["readyok"];
+    for (_, lines, best) in &searches {
+        assert_eq!(lines.last(), Some(best));
+        read.extend(lines.iter().map(String::as_str));
+    }
+    assert_eq!(outputs, read);
+    // Each `go` arrived before its `bestmove` left, within the time a search may take.
+    let times = |dir: &str, prefix: &str| -> Vec<f64> {
+        entries
+            .iter()
+            .filter(|e| e.1 == dir && e.2.starts_with(prefix))
+            .map(|e| e.0)
+            .collect()
+    };
+    let (goes, bests) = (times("<<", "go "), times(">>", "bestmove "));
+    assert_eq!((goes.len(), bests.len()), (3, 3));
+    for (g, b) in goes.iter().zip(&bests) {
+        assert!(g <= b && b - g < 10.0, "go at {g}, bestmove at {b}");
+    }
+    let out_times = times(">>", "");
+    assert!(
+        out_times.windows(2).all(|w| w[0] <= w[1]),
+        "outputs in time order"
+    );
+}

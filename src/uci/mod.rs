@@ -16,7 +16,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
@@ -25,7 +25,7 @@ use crate::book::Book;
 use crate::core::score::{MATE_BOUND, uci_score};
 use crate::core::{Bound, Clock, Game, Limits, Rng};
 use crate::engine::{Analysis, Engine, EngineOptions, PvLine, Report};
-use crate::options::{Effect, Options};
+use crate::options::{DebugLog, Effect, Options};
 use crate::registry;
 use parse::{Command, Go, parse};
 
@@ -34,24 +34,44 @@ pub fn engine_id() -> String {
     format!("Rookery {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// Output shared by the command loop and the search thread: whole lines, flushed.
+/// Output shared by the command loop and the search thread: whole lines, flushed; and the
+/// debug log, which the input thread also writes.
 #[derive(Clone)]
-pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+pub struct Out {
+    w: Arc<Mutex<Box<dyn Write + Send>>>,
+    log: Arc<Mutex<Option<DebugLog>>>,
+}
 
 impl Out {
     pub fn new(w: Box<dyn Write + Send>) -> Out {
-        Out(Arc::new(Mutex::new(w)))
+        Out {
+            w: Arc::new(Mutex::new(w)),
+            log: Arc::new(Mutex::new(None)),
+        }
     }
 
     pub fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut w = self.w.lock().unwrap_or_else(|e| e.into_inner());
         // A closed output cannot be reported anywhere; the loop ends on `quit` or end of input.
         let _ = writeln!(w, "{text}");
         let _ = w.flush();
+        // Logged while the output is held, so the log keeps the order the lines left in.
+        self.log(false, text, SystemTime::now());
     }
 
     pub fn info_string(&self, text: &str) {
         self.line(&format!("info string {text}"));
+    }
+
+    /// Logs a line that came in or went out, when a debug log is open.
+    fn log(&self, incoming: bool, text: &str, at: SystemTime) {
+        if let Some(log) = self.log.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            log.line(incoming, text, at);
+        }
+    }
+
+    fn set_log(&self, log: Option<DebugLog>) {
+        *self.log.lock().unwrap_or_else(|e| e.into_inner()) = log;
     }
 }
 
@@ -288,6 +308,7 @@ impl State {
                 }
             }
             Effect::Recreate => self.engine = Some(self.create_engine()),
+            Effect::Log => self.out.set_log(self.options.debug_log.clone()),
         }
     }
 
@@ -385,8 +406,9 @@ impl State {
         true
     }
 
-    fn handle(&mut self, line: &str) -> bool {
-        let received = Instant::now();
+    /// Handles one line, `received` when it arrived (a `go`'s clock runs from then, even when
+    /// the loop was still busy with the lines before it).
+    fn handle(&mut self, line: &str, received: Instant) -> bool {
         self.reap();
         let cmd = match parse(line) {
             Ok(Some(cmd)) => cmd,
@@ -437,7 +459,7 @@ impl State {
                         }
                     }
                 };
-                if self.running.is_none() {
+                if self.running.is_none() || effect == Effect::Log {
                     self.apply(effect);
                 } else if effect != Effect::None {
                     self.pending = Some(match (self.pending, effect) {
@@ -805,7 +827,8 @@ impl State {
 
 /// What the input thread hands the loop.
 enum Input {
-    Line(String),
+    /// A line and when it arrived (on both clocks: the search's and the log's).
+    Line(String, Instant, SystemTime),
     /// A line longer than `MAX_LINE`, dropped.
     TooLong,
 }
@@ -857,7 +880,11 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
         loop {
             let item = match read_line_bounded(&mut input, &mut buf, MAX_LINE) {
                 Ok(None) | Err(_) => break,
-                Ok(Some(true)) => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
+                Ok(Some(true)) => Input::Line(
+                    String::from_utf8_lossy(&buf).into_owned(),
+                    Instant::now(),
+                    SystemTime::now(),
+                ),
                 Ok(Some(false)) => Input::TooLong,
             };
             if tx.send(item).is_err() {
@@ -865,7 +892,11 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
             }
         }
         // End of input: as good as `quit`.
-        let _ = tx.send(Input::Line("quit".into()));
+        let _ = tx.send(Input::Line(
+            "quit".into(),
+            Instant::now(),
+            SystemTime::now(),
+        ));
     });
     if let Err(e) = reader {
         out.info_string(&format!("cannot start the input thread: {e}"));
@@ -873,8 +904,13 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
     }
     let mut state = State::new(out);
     for item in rx {
-        let line = match item {
-            Input::Line(l) => l,
+        let (line, received) = match item {
+            Input::Line(l, at, wall) => {
+                // Logged as the loop takes it, with the time it arrived: every line after a
+                // `setoption name Debug Log File` is in the log, however fast they came.
+                state.out.log(true, &l, wall);
+                (l, at)
+            }
             Input::TooLong => {
                 state.said(&format!("a line longer than {MAX_LINE} bytes was ignored"));
                 continue;
@@ -882,7 +918,9 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
         };
         // A bug met while handling one command (a panic; its message goes to stderr) fails
         // that command, said in an info string; the loop goes on.
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.handle(&line))) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            state.handle(&line, received)
+        })) {
             Ok(true) => {}
             Ok(false) => return,
             Err(_) => {
@@ -933,12 +971,12 @@ mod tests {
         let written = Written::default();
         let mut state = State::new(Out::new(Box::new(written.clone())));
         state.engine = Some(Box::new(Broken));
-        assert!(state.handle("position startpos moves e2e4"));
-        assert!(state.handle("go depth 3"));
-        assert!(state.handle("isready"));
+        assert!(state.handle("position startpos moves e2e4", Instant::now()));
+        assert!(state.handle("go depth 3", Instant::now()));
+        assert!(state.handle("isready", Instant::now()));
         state.finish_search();
         // A fresh engine (the table's) plays the next search.
-        assert!(state.handle("go depth 2"));
+        assert!(state.handle("go depth 2", Instant::now()));
         state.finish_search();
         let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
         assert!(
