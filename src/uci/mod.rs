@@ -52,11 +52,13 @@ impl Out {
 
     pub fn line(&self, text: &str) {
         let mut w = self.w.lock().unwrap_or_else(|e| e.into_inner());
+        // Timed as it leaves (a client may read the line before the log is written) and logged
+        // while the output is held, so the log keeps the order the lines left in.
+        let at = SystemTime::now();
         // A closed output cannot be reported anywhere; the loop ends on `quit` or end of input.
         let _ = writeln!(w, "{text}");
         let _ = w.flush();
-        // Logged while the output is held, so the log keeps the order the lines left in.
-        self.log(false, text, SystemTime::now());
+        self.log(false, text, at);
     }
 
     pub fn info_string(&self, text: &str) {
