@@ -412,6 +412,8 @@ pub enum TrainProblem {
     Activation(u8),
     /// An input layout no net can have.
     Layout(LayoutProblem),
+    /// A factoriser flag other than 0 or 1.
+    Factoriser(u8),
 }
 
 impl fmt::Display for TrainProblem {
@@ -426,6 +428,7 @@ impl fmt::Display for TrainProblem {
             TrainProblem::Buckets(b) => write!(f, "{b} output buckets (1, 2, 4 or 8)"),
             TrainProblem::Activation(c) => write!(f, "unknown activation code {c}"),
             TrainProblem::Layout(problem) => write!(f, "unsupported input layout: {problem}"),
+            TrainProblem::Factoriser(v) => write!(f, "a factoriser flag of {v} (0 or 1)"),
         }
     }
 }

@@ -13,6 +13,10 @@
 //! - **Input layout.** The net's inputs follow an [`InputLayout`] (king buckets, mirroring): a
 //!   sample keeps the side to move's pieces in the plain layout and each side's king bucket and
 //!   mirror side, from which both perspectives' features are worked out when used.
+//! - **Factoriser.** With king buckets, a net may be trained *factorised*: besides each bucket's
+//!   768 rows, one shared block of 768 rows that every bucket's feature also reads, so what holds
+//!   in every bucket is learned from all positions, and each bucket's rows learn only how it
+//!   differs. The export adds the shared rows into each bucket's: the search's net is the same.
 
 use std::f32::consts::PI;
 use std::io::Write;
@@ -157,12 +161,37 @@ pub struct FloatNet {
     pub buckets: usize,
     /// How the pieces become inputs (king buckets, mirroring).
     pub layout: InputLayout,
+    /// A shared block of `INPUTS` rows after the layout's, read with every bucket's feature.
+    pub factorised: bool,
     pub params: Vec<f32>,
 }
 
 impl FloatNet {
-    pub fn len(layout: &InputLayout, hidden: usize, buckets: usize) -> usize {
-        layout.inputs() * hidden + hidden + (2 * hidden + 1) * buckets
+    pub fn len(layout: &InputLayout, hidden: usize, buckets: usize, factorised: bool) -> usize {
+        FloatNet::rows(layout, factorised) * hidden + hidden + (2 * hidden + 1) * buckets
+    }
+
+    /// Feature rows: the layout's, then the shared block when factorised.
+    fn rows(layout: &InputLayout, factorised: bool) -> usize {
+        layout.inputs() + if factorised { INPUTS } else { 0 }
+    }
+
+    /// The same net with a shared block of feature rows, zero to begin with (so it computes the
+    /// same function): every bucket's feature reads its row there too.
+    pub fn factorise(mut self) -> FloatNet {
+        if !self.factorised {
+            let at = self.layout.inputs() * self.hidden;
+            self.params
+                .splice(at..at, std::iter::repeat_n(0.0, INPUTS * self.hidden));
+            self.factorised = true;
+        }
+        self
+    }
+
+    /// The shared row a layout's feature `f` also reads, when factorised.
+    #[inline]
+    fn factor_row(&self, f: usize) -> Option<usize> {
+        self.factorised.then(|| self.layout.inputs() + f % INPUTS)
     }
 
     /// Random feature weights (uniform, scaled to the fan-in), small output weights.
@@ -176,7 +205,7 @@ impl FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
-        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets)];
+        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false)];
         let ft = 1.0 / (32f32).sqrt();
         let o = layout.inputs() * hidden;
         for p in &mut params[..o] {
@@ -192,6 +221,7 @@ impl FloatNet {
             activation,
             buckets,
             layout,
+            factorised: false,
             params,
         }
     }
@@ -199,7 +229,7 @@ impl FloatNet {
     /// Where the feature biases, the output weights and the output biases start.
     fn offsets(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        let b1 = self.layout.inputs() * h;
+        let b1 = FloatNet::rows(&self.layout, self.factorised) * h;
         (b1, b1 + h, b1 + h + 2 * h * self.buckets)
     }
 
@@ -238,9 +268,11 @@ impl FloatNet {
         for (acc_p, feats) in [(&mut *acc_s, stm), (&mut *acc_n, ntm)] {
             for &f in feats {
                 let f = usize::from(f) ^ mirror;
-                let row = &self.params[f * h..(f + 1) * h];
-                for (a, w) in acc_p.iter_mut().zip(row) {
-                    *a += w;
+                for r in std::iter::once(f).chain(self.factor_row(f)) {
+                    let row = &self.params[r * h..(r + 1) * h];
+                    for (a, w) in acc_p.iter_mut().zip(row) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -283,9 +315,11 @@ impl FloatNet {
         for (acc_p, feats) in [(&*acc_s, stm), (&*acc_n, ntm)] {
             for &f in feats {
                 let f = usize::from(f) ^ mirror;
-                let row = &mut grad[f * h..(f + 1) * h];
-                for (gw, d) in row.iter_mut().zip(acc_p.iter()) {
-                    *gw += d;
+                for r in std::iter::once(f).chain(self.factor_row(f)) {
+                    let row = &mut grad[r * h..(r + 1) * h];
+                    for (gw, d) in row.iter_mut().zip(acc_p.iter()) {
+                        *gw += d;
+                    }
                 }
             }
         }
@@ -296,10 +330,23 @@ impl FloatNet {
     pub fn quantise(&self, provenance: String) -> Network {
         let (b1, w2, b2) = self.offsets();
         let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
+        // The shared rows added into each bucket's, kept within the clip as trained weights are.
+        let h = self.hidden;
+        let features: Vec<i16> = (0..self.layout.inputs() * h)
+            .map(|i| {
+                let shared = self
+                    .factor_row(i / h)
+                    .map_or(0.0, |r| self.params[r * h + i % h]);
+                q(
+                    (self.params[i] + shared).clamp(-WEIGHT_CLIP, WEIGHT_CLIP),
+                    QA,
+                )
+            })
+            .collect();
         Network::from_parts(
             self.activation,
             self.layout,
-            self.params[..b1].iter().map(|&w| q(w, QA)).collect(),
+            features,
             self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
             self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
             self.params[b2..]
@@ -388,9 +435,11 @@ pub struct Progress {
     pub positions_per_second: f64,
 }
 
-/// Checkpoints with the input layout; `RKC2` (the output bucket count, the plain layout) and
-/// `RKCK` (one output layer) files still read.
-const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC3";
+/// Checkpoints with the input layout and the factoriser flag; `RKC3` (the layout, no
+/// factoriser), `RKC2` (the output bucket count, the plain layout) and `RKCK` (one output layer)
+/// files still read.
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC4";
+const CHECKPOINT_MAGIC_3: &[u8; 4] = b"RKC3";
 const CHECKPOINT_MAGIC_2: &[u8; 4] = b"RKC2";
 const CHECKPOINT_MAGIC_1: &[u8; 4] = b"RKCK";
 
@@ -563,6 +612,7 @@ impl Trainer {
         out.put(self.net.buckets as u32);
         out.put(u8::from(self.net.layout.mirror()));
         out.extend_from_slice(self.net.layout.king_buckets());
+        out.put(u8::from(self.net.factorised));
         out.put(self.step);
         out.put(self.epoch as u32);
         out.put(self.history.len() as u32);
@@ -583,7 +633,12 @@ impl Trainer {
             path: String::new(),
             problem,
         };
-        let magics = [CHECKPOINT_MAGIC_1, CHECKPOINT_MAGIC_2, CHECKPOINT_MAGIC];
+        let magics = [
+            CHECKPOINT_MAGIC_1,
+            CHECKPOINT_MAGIC_2,
+            CHECKPOINT_MAGIC_3,
+            CHECKPOINT_MAGIC,
+        ];
         let Some(version) = magics
             .iter()
             .position(|m| bytes.len() >= 12 && &bytes[..4] == *m)
@@ -592,6 +647,7 @@ impl Trainer {
         };
         let bucketed = version >= 1;
         let laid_out = version >= 2;
+        let flagged = version >= 3;
         let body = bytes::unseal(bytes).ok_or_else(|| refuse(TrainProblem::Damaged))?;
         let mut r = Reader::new(body);
         let mut fields = || -> Result<Trainer, TrainProblem> {
@@ -626,6 +682,12 @@ impl Trainer {
             } else {
                 InputLayout::PLAIN
             };
+            let factorised = flagged
+                && match r.read::<u8>("the factoriser flag").map_err(short)? {
+                    0 => false,
+                    1 => true,
+                    f => return Err(TrainProblem::Factoriser(f)),
+                };
             let step = r.read("the step").map_err(short)?;
             let epoch = r.read::<u32>("the epoch").map_err(short)? as usize;
             let hist = r.read::<u32>("the history's length").map_err(short)? as usize;
@@ -633,7 +695,7 @@ impl Trainer {
                 .read_n::<f32>(2 * hist.min(1 << 20), "the loss history")
                 .map_err(short)?;
             let history = losses.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            let n = FloatNet::len(&layout, hidden, buckets);
+            let n = FloatNet::len(&layout, hidden, buckets, factorised);
             let params = r.read_n(n, "the weights").map_err(short)?;
             let m = r.read_n(n, "the first moments").map_err(short)?;
             let v = r.read_n(n, "the second moments").map_err(short)?;
@@ -643,6 +705,7 @@ impl Trainer {
                     activation,
                     buckets,
                     layout,
+                    factorised,
                     params,
                 },
                 m,
@@ -835,13 +898,14 @@ mod tests {
     fn gradients_agree_with_finite_differences() {
         let kb4 = InputLayout::preset("mirror-kb4").unwrap();
         let kb8 = InputLayout::preset("mirror-kb8").unwrap();
-        for (activation, mirror, buckets, layout) in [
-            (Activation::SCReLU, 0, 1, InputLayout::PLAIN),
-            (Activation::CReLU, 0, 1, InputLayout::PLAIN),
-            (Activation::SCReLU, 7, 1, InputLayout::PLAIN),
-            (Activation::SCReLU, 0, 8, InputLayout::PLAIN),
-            (Activation::SCReLU, 0, 2, kb4),
-            (Activation::CReLU, 0, 1, kb8),
+        for (activation, mirror, buckets, layout, factorised) in [
+            (Activation::SCReLU, 0, 1, InputLayout::PLAIN, false),
+            (Activation::CReLU, 0, 1, InputLayout::PLAIN, false),
+            (Activation::SCReLU, 7, 1, InputLayout::PLAIN, false),
+            (Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
+            (Activation::SCReLU, 0, 2, kb4, false),
+            (Activation::CReLU, 0, 1, kb8, false),
+            (Activation::SCReLU, 0, 2, kb4, true),
         ] {
             let recs = records(|p| (material(p), 0.5));
             // Positions whose kings are in different buckets, where the layout has them.
@@ -856,6 +920,14 @@ mod tests {
             }
             let data = samples(&picked, &layout, 0.5);
             let mut net = FloatNet::new(6, activation, buckets, layout, 3);
+            if factorised {
+                net = net.factorise();
+                // Shared rows of their own, not zeros, so both sources of each input count.
+                let at = layout.inputs() * 6;
+                for (i, w) in net.params[at..at + INPUTS * 6].iter_mut().enumerate() {
+                    *w = 0.05 * ((i % 7) as f32 - 3.0);
+                }
+            }
             // Biases away from the clip points, where the derivative is not defined.
             let (b1, _, _) = net.offsets();
             // The output layer the first position reads, and one no position here reads.
@@ -899,7 +971,10 @@ mod tests {
             if layout.buckets() > 1 {
                 assert!(highest >= INPUTS, "{highest}");
             }
+            // The shared row the first feature also reads (the first's own when not factorised).
+            let shared = net.factor_row(first).unwrap_or(first);
             let checked = [
+                shared * 6 + 4,
                 first * 6,
                 first * 6 + 3,
                 theirs * 6 + 1,
@@ -1021,6 +1096,14 @@ mod tests {
     fn a_bucketed_mirrored_net_trains_and_exports_its_layout() {
         let recs = records(|p| (material(p), 0.5));
         let (train, val) = split(recs, 0.1, 9);
+        for factorised in [false, true] {
+            bucketed_net_trains(&train, &val, factorised);
+        }
+    }
+
+    /// With the factoriser, as without: the loss falls, the export (the shared rows added into
+    /// each bucket's) scores as the float net, the checkpoint keeps the flag.
+    fn bucketed_net_trains(train: &[Record], val: &[Record], factorised: bool) {
         let cfg = Config {
             hidden: 16,
             buckets: 2,
@@ -1031,9 +1114,20 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let train_s = samples(&train, &cfg.layout, cfg.wdl);
-        let val_s = samples(&val, &cfg.layout, cfg.wdl);
-        let net = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let train_s = samples(train, &cfg.layout, cfg.wdl);
+        let val_s = samples(val, &cfg.layout, cfg.wdl);
+        let mut net = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        if factorised {
+            let before = net.clone();
+            net = net.factorise();
+            assert_eq!(net.params.len(), before.params.len() + INPUTS * cfg.hidden);
+            // The shared rows start at zero: the same function as before.
+            for s in &val_s[..20] {
+                let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+                assert_eq!(net.centipawns(stm, ntm), before.centipawns(stm, ntm));
+            }
+        }
         let mut t = Trainer::new(net);
         let before = t.loss(&val_s, 2);
         for _ in 0..cfg.epochs {
@@ -1041,10 +1135,17 @@ mod tests {
         }
         let after = t.loss(&val_s, 2);
         assert!(after < before / 2.0, "validation loss {before} -> {after}");
-        quantised_agrees(&t.net, &train);
-        quantised_agrees(&t.net, &val);
+        if factorised {
+            // The shared rows learned something, so the export's sum is tested.
+            let shared =
+                cfg.layout.inputs() * cfg.hidden..(cfg.layout.inputs() + INPUTS) * cfg.hidden;
+            assert!(t.net.params[shared].iter().any(|w| w.abs() > 1e-3));
+        }
+        quantised_agrees(&t.net, train);
+        quantised_agrees(&t.net, val);
         let back = Trainer::from_bytes(&t.to_bytes()).unwrap();
         assert_eq!(back.net.layout, cfg.layout);
+        assert_eq!(back.net.factorised, factorised);
         assert_eq!(back, t);
     }
 
@@ -1072,10 +1173,20 @@ mod tests {
         // buckets, at byte 13) reads with the plain layout.
         let mut old = t.to_bytes();
         old.truncate(old.len() - 8);
-        old.drain(13..13 + 65);
+        old.drain(13..13 + 66);
         old[..4].copy_from_slice(b"RKC2");
         bytes::seal(&mut old);
         assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
+        // One before the factoriser (`RKC3`, no flag after the layout, at byte 78) reads as
+        // not factorised.
+        let mut old = t.to_bytes();
+        old.truncate(old.len() - 8);
+        old.remove(13 + 65);
+        old[..4].copy_from_slice(b"RKC3");
+        bytes::seal(&mut old);
+        assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[13 + 65] = 2)).unwrap_err();
+        assert_eq!(e.to_string(), "a factoriser flag of 2 (0 or 1)");
         // A layout no net can have.
         let e = Trainer::from_bytes(&resealed(&t, |b| b[13] = 9)).unwrap_err();
         assert_eq!(

@@ -733,6 +733,22 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
             vec!["--epochs", "1", "--inputs", "kb99"],
             "unknown input layout 'kb99' (plain, mirror, mirror-kb4, mirror-kb8)",
         ),
+        (
+            vec!["--epochs", "1", "--inputs", "mirror", "--factorise"],
+            "--factorise needs king buckets",
+        ),
+        (
+            vec![
+                "--epochs",
+                "3",
+                "--inputs",
+                "mirror-kb4",
+                "--factorise",
+                "--resume",
+                &ckpt,
+            ],
+            "inputs mirror-kb4: mirrored, 4 king buckets), not 16 (SCReLU, 1 output buckets, inputs mirror-kb4: mirrored, 4 king buckets, factorised)",
+        ),
     ] {
         let o = train(&more);
         let err = common::cli::stderr(&o);
@@ -750,6 +766,42 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
     let o = train(&["--epochs", "3", "--inputs", "mirror-kb4", "--resume", &ckpt]);
     assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
     assert_eq!(Network::load(&net).unwrap().layout(), loaded.layout());
+
+    // Factorised: the same layout in the file (the shared rows added into the buckets'), the
+    // training named in the provenance; its checkpoint goes on only factorised.
+    let o = train(&["--epochs", "2", "--inputs", "mirror-kb4", "--factorise"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("4 king buckets, factorised"),
+        "{}",
+        text(&o)
+    );
+    let factorised = Network::load(&net).unwrap();
+    assert_eq!(factorised.layout(), loaded.layout());
+    assert_eq!(factorised.architecture(), loaded.architecture());
+    assert!(
+        factorised
+            .provenance
+            .contains("inputs: mirror-kb4: mirrored, 4 king buckets (trained factorised)"),
+        "{}",
+        factorised.provenance
+    );
+    assert_eq!(score(&a), score(&b));
+    let fa = |g: &Game| factorised.evaluate_board(g.position().board(), g.position().turn());
+    assert_eq!(fa(&a), fa(&b));
+    let o = train(&["--epochs", "3", "--inputs", "mirror-kb4", "--resume", &ckpt]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains(", factorised), not 16"), "{}", text(&o));
+    let o = train(&[
+        "--epochs",
+        "3",
+        "--inputs",
+        "mirror-kb4",
+        "--factorise",
+        "--resume",
+        &ckpt,
+    ]);
+    assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
 
     // The engine loads it over UCI, names its layout, and plays with it.
     let out = uci(&format!(

@@ -38,6 +38,11 @@ pub struct TrainArgs {
     /// inputs each)
     #[arg(long, default_value = "plain", value_name = "LAYOUT")]
     pub inputs: String,
+    /// With king buckets: train a shared block of 768 inputs that every bucket also reads, so
+    /// what holds in all buckets learns from every position (added into each bucket's weights
+    /// when the net is written)
+    #[arg(long)]
+    pub factorise: bool,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions a mini-batch
@@ -125,6 +130,12 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             LAYOUT_PRESETS.join(", ")
         ))
     })?;
+    if args.factorise && layout.buckets() < 2 {
+        return Err(Error::Invalid(format!(
+            "--factorise needs king buckets (--inputs mirror-kb4 or mirror-kb8): the {} layout has one bucket, which the shared block would only repeat",
+            args.inputs
+        )));
+    }
     if args.mirror && !layout.is_plain() {
         return Err(Error::Invalid(format!(
             "--mirror needs --inputs plain: the {} layout reads a position and its mirror image alike, so mirror images add nothing",
@@ -192,7 +203,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     let train_s = train::samples(&train_r, &layout, cfg.wdl);
     let val_s = train::samples(&val_r, &layout, cfg.wdl);
     eprintln!(
-        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, inputs {}, {threads} threads",
+        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, inputs {}{}, {threads} threads",
         train_s.len(),
         val_s.len(),
         t0.elapsed().as_secs_f64(),
@@ -202,7 +213,8 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         },
         cfg.buckets,
         activation.name(),
-        layout.describe()
+        layout.describe(),
+        if args.factorise { ", factorised" } else { "" }
     );
     drop(train_r);
     let ckpt = format!("{}.ckpt", args.out);
@@ -214,28 +226,29 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
                 || t.net.activation != activation
                 || t.net.buckets != cfg.buckets
                 || t.net.layout != layout
+                || t.net.factorised != args.factorise
             {
+                let factorised = |f: bool| if f { ", factorised" } else { "" };
                 return Err(Error::Invalid(format!(
-                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}), not {hidden} ({}, {} output buckets, inputs {})",
+                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}{}), not {hidden} ({}, {} output buckets, inputs {}{})",
                     t.net.hidden,
                     t.net.activation.name(),
                     t.net.buckets,
                     t.net.layout.describe(),
+                    factorised(t.net.factorised),
                     activation.name(),
                     cfg.buckets,
-                    layout.describe()
+                    layout.describe(),
+                    factorised(args.factorise)
                 )));
             }
             eprintln!("going on from epoch {} of {path}", t.epoch);
             t
         }
-        None => Trainer::new(FloatNet::new(
-            hidden,
-            activation,
-            cfg.buckets,
-            layout,
-            args.seed,
-        )),
+        None => {
+            let net = FloatNet::new(hidden, activation, cfg.buckets, layout, args.seed);
+            Trainer::new(if args.factorise { net.factorise() } else { net })
+        }
     };
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let start_epoch = trainer.epoch;
@@ -283,7 +296,7 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}\nwdl: {}\nfilters: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
@@ -291,6 +304,11 @@ fn write_outputs(
         cfg.hidden,
         cfg.buckets,
         cfg.layout.describe(),
+        if t.net.factorised {
+            " (trained factorised)"
+        } else {
+            ""
+        },
         cfg.wdl,
         args.filter().describe(),
         t.history.last().map_or(0.0, |h| h.1),
