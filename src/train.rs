@@ -188,6 +188,51 @@ impl FloatNet {
         self
     }
 
+    /// Writes into `out` this net with the shared rows added into each bucket's: the same
+    /// function, unfactorised (`out` keeps its allocation from one call to the next).
+    fn merge_into(&self, out: &mut FloatNet) {
+        let h = self.hidden;
+        let rows = self.layout.inputs() * h;
+        let block = INPUTS * h;
+        out.hidden = h;
+        out.activation = self.activation;
+        out.buckets = self.buckets;
+        out.layout = self.layout;
+        out.factorised = false;
+        out.params.clear();
+        out.params.extend_from_slice(&self.params[..rows]);
+        out.params.extend_from_slice(&self.params[rows + block..]);
+        let shared = &self.params[rows..rows + block];
+        for bucket in out.params[..rows].chunks_exact_mut(block) {
+            for (w, s) in bucket.iter_mut().zip(shared) {
+                *w += s;
+            }
+        }
+    }
+
+    /// The gradient of this (factorised) net from gradients `merged` of its merged net: each
+    /// bucket's rows as they are, each shared row the sum of the buckets' rows it is added to.
+    fn unmerge_gradient(&self, merged: &[Vec<f32>], out: &mut Vec<f32>) {
+        let h = self.hidden;
+        let rows = self.layout.inputs() * h;
+        let block = INPUTS * h;
+        out.clear();
+        out.resize(self.params.len(), 0.0);
+        for g in merged {
+            for (o, x) in out[..rows].iter_mut().zip(&g[..rows]) {
+                *o += x;
+            }
+            for bucket in g[..rows].chunks_exact(block) {
+                for (o, x) in out[rows..rows + block].iter_mut().zip(bucket) {
+                    *o += x;
+                }
+            }
+            for (o, x) in out[rows + block..].iter_mut().zip(&g[rows..]) {
+                *o += x;
+            }
+        }
+    }
+
     /// The shared row a layout's feature `f` also reads, when factorised.
     #[inline]
     fn factor_row(&self, f: usize) -> Option<usize> {
@@ -504,7 +549,17 @@ impl Trainer {
             "mirror images are for the plain layout only"
         );
         let threads = cfg.threads.max(1);
-        let n = self.net.params.len();
+        // A factorised net trains through its merged net (the shared rows added into each
+        // bucket's, the same function), whose rows each feature reads once: the gradient of a
+        // shared row is the sum of its buckets' (`unmerge_gradient`), so the factoriser costs
+        // a pass over the weights a step, not a second row for every feature of every position.
+        let mut merged = self.net.factorised.then(|| {
+            let mut m = self.net.clone();
+            self.net.merge_into(&mut m);
+            m
+        });
+        let mut full = Vec::new();
+        let n = merged.as_ref().unwrap_or(&self.net).params.len();
         let mut order: Vec<u32> = (0..train.len() as u32).collect();
         let mut rng = Rng::new(cfg.seed ^ (self.epoch as u64 + 1).wrapping_mul(0x9e37_79b9));
         rng.shuffle(&mut order);
@@ -516,7 +571,10 @@ impl Trainer {
         let mut last = Instant::now();
         for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
             let part = batch.len().div_ceil(threads);
-            let net = &self.net;
+            if let Some(m) = merged.as_mut() {
+                self.net.merge_into(m);
+            }
+            let net = merged.as_ref().unwrap_or(&self.net);
             let (mirror, epoch) = (cfg.mirror, self.epoch);
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = grads
@@ -547,7 +605,12 @@ impl Trainer {
             loss_sum += losses.iter().sum::<f64>();
             let lr = Trainer::rate(cfg, self.step, total_steps);
             self.step += 1;
-            self.apply(cfg, &grads[..used], batch.len() as f32, lr);
+            if merged.is_some() {
+                self.net.unmerge_gradient(&grads[..used], &mut full);
+                self.apply(cfg, std::slice::from_ref(&full), batch.len() as f32, lr);
+            } else {
+                self.apply(cfg, &grads[..used], batch.len() as f32, lr);
+            }
             if last.elapsed().as_millis() >= 500 || b + 1 == batches {
                 last = Instant::now();
                 let seen = (b * cfg.batch + batch.len()) as f64;
@@ -1007,6 +1070,47 @@ mod tests {
                     .any(|g| g.abs() > 1e-7),
                 "{}",
                 layout.describe()
+            );
+        }
+    }
+
+    /// Training through the merged net gives the factorised net's own gradient: each bucket's
+    /// rows as they are, each shared row the sum over the buckets.
+    #[test]
+    fn the_merged_net_gives_the_factorised_gradient() {
+        let layout = InputLayout::preset("mirror-kb4").unwrap();
+        let recs = records(|p| (material(p), 0.5));
+        let data = samples(&recs[..200], &layout, 0.5);
+        let mut net = FloatNet::new(8, Activation::SCReLU, 2, layout, 11).factorise();
+        let at = layout.inputs() * 8;
+        for (i, w) in net.params[at..at + INPUTS * 8].iter_mut().enumerate() {
+            *w = 0.03 * ((i % 5) as f32 - 2.0);
+        }
+        let mut acc = vec![0.0; 16];
+        let mut direct = vec![0.0; net.params.len()];
+        for s in &data {
+            net.backward(s, &mut acc, &mut direct, 0);
+        }
+        let mut merged = FloatNet::new(1, Activation::CReLU, 1, InputLayout::PLAIN, 1);
+        net.merge_into(&mut merged);
+        assert!(!merged.factorised);
+        assert_eq!(merged.params.len(), net.params.len() - INPUTS * 8);
+        let mut halves = vec![vec![0.0; merged.params.len()]; 2];
+        for (i, s) in data.iter().enumerate() {
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+            assert!((merged.centipawns(stm, ntm) - net.centipawns(stm, ntm)).abs() < 1e-3);
+            merged.backward(s, &mut acc, &mut halves[i % 2], 0);
+        }
+        let mut via = Vec::new();
+        net.unmerge_gradient(&halves, &mut via);
+        assert_eq!(via.len(), direct.len());
+        let shared = at..at + INPUTS * 8;
+        assert!(direct[shared.clone()].iter().any(|g| g.abs() > 1e-4));
+        for (i, (a, b)) in via.iter().zip(&direct).enumerate() {
+            assert!(
+                (a - b).abs() < 1e-4 + 1e-3 * b.abs(),
+                "parameter {i}: {a} against {b}"
             );
         }
     }
