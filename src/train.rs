@@ -1275,19 +1275,17 @@ mod tests {
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
         // A checkpoint of the format before layouts (`RKC2`, no layout after the output
         // buckets, at byte 13) reads with the plain layout.
-        let mut old = t.to_bytes();
-        old.truncate(old.len() - 8);
-        old.drain(13..13 + 66);
-        old[..4].copy_from_slice(b"RKC2");
-        bytes::seal(&mut old);
+        let old = resealed(&t, |b| {
+            b.drain(13..13 + 66);
+            b[..4].copy_from_slice(b"RKC2");
+        });
         assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
         // One before the factoriser (`RKC3`, no flag after the layout, at byte 78) reads as
         // not factorised.
-        let mut old = t.to_bytes();
-        old.truncate(old.len() - 8);
-        old.remove(13 + 65);
-        old[..4].copy_from_slice(b"RKC3");
-        bytes::seal(&mut old);
+        let old = resealed(&t, |b| {
+            b.remove(13 + 65);
+            b[..4].copy_from_slice(b"RKC3");
+        });
         assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
         let e = Trainer::from_bytes(&resealed(&t, |b| b[13 + 65] = 2)).unwrap_err();
         assert_eq!(e.to_string(), "a factoriser flag of 2 (0 or 1)");
