@@ -715,6 +715,15 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
     // Going on from the checkpoint with another layout, or mirror images with a mirrored
     // layout, or a layout of no name: one line each, exit 2, and the net stays as it was.
     let ckpt = format!("{net}.ckpt");
+    let resume_factorised = vec![
+        "--epochs",
+        "3",
+        "--inputs",
+        "mirror-kb4",
+        "--factorise",
+        "--resume",
+        &ckpt,
+    ];
     let before = std::fs::read(&net).unwrap();
     for (more, says) in [
         (
@@ -738,15 +747,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
             "--factorise needs king buckets",
         ),
         (
-            vec![
-                "--epochs",
-                "3",
-                "--inputs",
-                "mirror-kb4",
-                "--factorise",
-                "--resume",
-                &ckpt,
-            ],
+            resume_factorised.clone(),
             "inputs mirror-kb4: mirrored, 4 king buckets), not 16 (SCReLU, 1 output buckets, inputs mirror-kb4: mirrored, 4 king buckets, factorised)",
         ),
     ] {
@@ -792,15 +793,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
     let o = train(&["--epochs", "3", "--inputs", "mirror-kb4", "--resume", &ckpt]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains(", factorised), not 16"), "{}", text(&o));
-    let o = train(&[
-        "--epochs",
-        "3",
-        "--inputs",
-        "mirror-kb4",
-        "--factorise",
-        "--resume",
-        &ckpt,
-    ]);
+    let o = train(&resume_factorised);
     assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
 
     // The engine loads it over UCI, names its layout, and plays with it.
