@@ -30,6 +30,7 @@ def main() -> int:
     scores = collections.Counter()
     least_left = None
     games = 0
+    names = set()
     with open(pgn_path, encoding="utf-8") as f:
         while True:
             game = chess.pgn.read_game(f)
@@ -37,6 +38,7 @@ def main() -> int:
                 break
             games += 1
             label = f"game {games} ({game.headers.get('White')} - {game.headers.get('Black')})"
+            names.update(game.headers.get(side, "?") for side in ("White", "Black"))
             if game.errors:
                 problems.append(f"{label}: the PGN does not read back: {game.errors[0]}")
                 continue
@@ -69,10 +71,16 @@ def main() -> int:
         problems.append(f"fastchess: {line}")
     if len(warnings) > 20:
         problems.append(f"... and {len(warnings) - 20} more fastchess warnings")
+    # Each warning counted against the engine it names (the longest name that fits, so that
+    # `rookery` does not take `rookery-hce`'s).
+    by_engine = collections.Counter({name: 0 for name in names})
+    for line in warnings:
+        named = [name for name in names if name in line]
+        by_engine[max(named, key=len) if named else "?"] += 1
     print(
         f"{games} games: {dict(scores)}; endings {dict(endings)}; "
         f"least time left {least_left if least_left is not None else '?'} s; "
-        f"{len(warnings)} fastchess warnings"
+        f"{len(warnings)} fastchess warnings {dict(sorted(by_engine.items()))}"
     )
     for p in problems:
         print(f"problem: {p}", file=sys.stderr)
