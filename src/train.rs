@@ -873,6 +873,59 @@ pub fn split(mut records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>
     (records, val)
 }
 
+/// How well a quantised net fits labelled positions, as the search would read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    pub positions: usize,
+    /// Mean squared error against the training target (`target`), as `rookery train` reports it.
+    pub loss: f64,
+    /// Mean distance of the net's score from the search's, in centipawns.
+    pub mean_abs_cp: f64,
+}
+
+/// `net`'s fit to `records` with the target blend `wdl`, on `threads` threads: what its
+/// validation loss would be, for any net file on any data (a held-out set of other games makes
+/// nets of different shapes and data comparable, which a split of positions does not: a game's
+/// other positions stay in the training set).
+pub fn fit(net: &Network, records: &[Record], wdl: f32, threads: usize) -> Fit {
+    if records.is_empty() {
+        return Fit {
+            positions: 0,
+            loss: 0.0,
+            mean_abs_cp: 0.0,
+        };
+    }
+    let chunk = records.len().div_ceil(threads.max(1));
+    let (loss, abs) = std::thread::scope(|s| {
+        let parts: Vec<_> = records
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter().fold((0.0f64, 0.0f64), |(loss, abs), r| {
+                        // A record is seen from the side to move, whose pieces are White.
+                        let cp = net.evaluate_board(&r.board(), shakmaty::Color::White);
+                        let e = sigmoid(cp as f32 / EVAL_SCALE) - target(r, wdl);
+                        (
+                            loss + f64::from(e * e),
+                            abs + f64::from((cp - i32::from(r.score)).abs()),
+                        )
+                    })
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .map(|h| h.join().expect("a fit thread panicked"))
+            .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d))
+    });
+    let n = records.len() as f64;
+    Fit {
+        positions: records.len(),
+        loss: loss / n,
+        mean_abs_cp: abs / n,
+    }
+}
+
 /// Loads the data sets named, as records.
 pub fn load_all(paths: &[String]) -> Result<Vec<Record>, Error> {
     Ok(load_filtered(paths, &Filter::default())?.0)
@@ -1157,6 +1210,27 @@ mod tests {
         let mean = err / val.len() as f32;
         assert!(mean < 60.0, "mean error {mean} centipawns");
         quantised_agrees(&t.net, &val);
+        // `fit` scores the exported net as validation scored the float net, on any threads.
+        let q = t.net.quantise("test".into());
+        let f = fit(&q, &val, cfg.wdl, 3);
+        assert_eq!(f.positions, val.len());
+        assert!(
+            (f.loss - f64::from(after)).abs() < 0.1 * f64::from(after) + 1e-5,
+            "fit {} against validation {after}",
+            f.loss
+        );
+        assert!(
+            (f.mean_abs_cp - f64::from(mean)).abs() < 4.0,
+            "{f:?} against {mean}"
+        );
+        let one = fit(&q, &val, cfg.wdl, 1);
+        assert!(
+            (one.loss - f.loss).abs() < 1e-12 && (one.mean_abs_cp - f.mean_abs_cp).abs() < 1e-9,
+            "the threads split the sum only: {one:?} against {f:?}"
+        );
+        let untrained = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let f0 = fit(&untrained.quantise("test".into()), &val, cfg.wdl, 2);
+        assert!(f0.loss > 5.0 * f.loss, "{f0:?} against {f:?}");
         // A checkpoint reads back whole.
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
         let mut damaged = t.to_bytes();

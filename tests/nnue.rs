@@ -194,6 +194,30 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     let loaded = Network::load(n).unwrap();
     assert_eq!(loaded.hidden(), 16);
     assert!(loaded.provenance.contains("positions:") && loaded.provenance.contains("command:"));
+    // `data loss` scores a net file or the built-in net on a data set; a file that is no net
+    // is named before any data is read.
+    let o = rookery(&["data", "loss", &val, "--net", n, "--net", &train]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("not a Rookery net file"), "{}", text(&o));
+    let o = rookery(&["data", "loss", &val, "--net", n]);
+    assert!(o.status.success(), "{}", text(&o));
+    let fit = stdout(&o);
+    let loss_of = |line: &str| -> f64 {
+        let v = line.split("loss ").nth(1).and_then(|r| r.split(',').next());
+        v.and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("no loss in '{line}'"))
+    };
+    assert!(
+        fit.starts_with(&format!("{n}: loss ")) && fit.contains(&format!("over {n_val} positions")),
+        "{fit}"
+    );
+    let o = rookery(&["data", "loss", &val]);
+    assert!(stdout(&o).starts_with("built-in: loss "), "{}", text(&o));
+    let (small, built_in) = (loss_of(&fit), loss_of(&stdout(&o)));
+    assert!(
+        small > 0.0 && small < 0.25 && built_in > 0.0,
+        "{small} {built_in}"
+    );
 
     // The engine loads it over UCI, says which evaluation is in use, and plays with it.
     let out = uci(&format!(

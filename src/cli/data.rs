@@ -1,5 +1,5 @@
 //! `rookery data`: look at and prepare training data (32-byte records, see `data`): statistics,
-//! conversion from EPD, import of engine games from PGN (fastchess's, OpenBench's), shuffling, removing duplicates, a validation split, concatenation, and
+//! conversion from EPD, import of engine games from PGN (fastchess's, OpenBench's), shuffling, removing duplicates, a validation split, concatenation, nets' fit to a data set, and
 //! packing a data set as its game logs (`data::games`) and back.
 
 use std::collections::HashSet;
@@ -13,6 +13,7 @@ use crate::data::import::{ImportCounts, ImportOptions, import_pgn};
 use crate::data::store;
 use crate::datagen::parse_sample;
 use crate::error::Error;
+use crate::nnue::Network;
 
 #[derive(Subcommand, Debug)]
 pub enum DataCommand {
@@ -103,6 +104,24 @@ pub enum DataCommand {
         dir: String,
         #[arg(long, value_name = "DIR")]
         out: String,
+    },
+    /// How well nets fit a data set: each net's loss (as `rookery train` reports validation)
+    /// and the mean distance of its score from the search's; give it games no net trained on
+    /// to compare nets of any shape or data
+    Loss {
+        /// Record files or data directories
+        #[arg(required = true, num_args = 1..)]
+        paths: Vec<String>,
+        /// A net file to score (several to compare them on the same positions) [default: the
+        /// built-in net]
+        #[arg(long = "net", value_name = "FILE")]
+        nets: Vec<String>,
+        /// Weight of the game result in the target, as `rookery train --wdl`
+        #[arg(long, default_value_t = 0.0)]
+        wdl: f32,
+        /// Threads [default: every core]
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// A seeded random split into training and validation files
     Split {
@@ -232,6 +251,38 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
                 "{} positions of {} games in {} chunks unpacked into {out}",
                 p.positions, p.games, p.chunks
             );
+        }
+        DataCommand::Loss {
+            paths,
+            nets,
+            wdl,
+            threads,
+        } => {
+            if !(0.0..=1.0).contains(&wdl) {
+                return Err(Error::Invalid("--wdl must be within 0 to 1".into()));
+            }
+            // Every net is read before the data, so a wrong file is named at once.
+            let nets = if nets.is_empty() {
+                vec![("built-in".to_string(), Network::default_net())]
+            } else {
+                nets.iter()
+                    .map(|path| Ok((path.clone(), std::sync::Arc::new(Network::load(path)?))))
+                    .collect::<Result<Vec<_>, Error>>()?
+            };
+            let records = crate::train::load_all(&paths)?;
+            if records.is_empty() {
+                return Err(Error::Invalid("no positions in the data given".into()));
+            }
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                .clamp(1, 256);
+            for (name, net) in &nets {
+                let f = crate::train::fit(net, &records, wdl, threads);
+                println!(
+                    "{name}: loss {:.6}, mean |net - search| {:.1} cp over {} positions",
+                    f.loss, f.mean_abs_cp, f.positions
+                );
+            }
         }
         DataCommand::Split {
             path,
