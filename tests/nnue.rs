@@ -178,6 +178,40 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
             .unwrap()
             .contains("<polyline")
     );
+    // Validation split one by one, as the nets before the split by games; an unknown split is
+    // refused by name.
+    let by_positions = temp("by-positions.nnue");
+    let o = rookery(&[
+        "train",
+        "--data",
+        w,
+        "--out",
+        &by_positions,
+        "--hidden",
+        "8",
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--val-split",
+        "positions",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = rookery(&[
+        "train",
+        "--data",
+        w,
+        "--out",
+        &by_positions,
+        "--val-split",
+        "moves",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o).contains("unknown --val-split 'moves'"),
+        "{}",
+        text(&o)
+    );
     let ckpt = format!("{n}.ckpt");
     let o = rookery(&[
         "train", "--data", w, "--out", n, "--hidden", "16", "--epochs", "3", "--batch", "64",
@@ -194,6 +228,13 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     let loaded = Network::load(n).unwrap();
     assert_eq!(loaded.hidden(), 16);
     assert!(loaded.provenance.contains("positions:") && loaded.provenance.contains("command:"));
+    assert!(
+        loaded
+            .provenance
+            .contains("validation: 0.01 of the data, split by games"),
+        "{}",
+        loaded.provenance
+    );
     // `data loss` scores a net file or the built-in net on a data set; a file that is no net
     // is named before any data is read.
     let o = rookery(&["data", "loss", &val, "--net", n, "--net", &train]);

@@ -21,6 +21,11 @@ pub struct TrainArgs {
     /// Fraction of the training data kept apart for validation (without --val)
     #[arg(long, default_value_t = 0.01)]
     pub val_fraction: f64,
+    /// How validation is split off (without --val): games (runs of consecutive positions, so
+    /// the loss is on games the net never saw) or positions (one by one, as nets trained
+    /// before 2026-11-27 were: their games' other positions stay in training)
+    #[arg(long, default_value = "games", value_name = "games|positions")]
+    pub val_split: String,
     /// The quantised net to write; the checkpoint, loss CSV and SVG are written beside it
     #[arg(long, value_name = "FILE")]
     pub out: String,
@@ -142,6 +147,12 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             args.inputs
         )));
     }
+    let val_split = train::ValSplit::parse(&args.val_split).ok_or_else(|| {
+        Error::Invalid(format!(
+            "unknown --val-split '{}' (games or positions)",
+            args.val_split
+        ))
+    })?;
     if !(0.0..0.5).contains(&args.val_fraction) {
         return Err(Error::Invalid(
             "--val-fraction must be within 0 to 0.5".into(),
@@ -171,7 +182,10 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             records,
             train::load_filtered(std::slice::from_ref(v), &filter)?.0,
         ),
-        None => train::split(records, args.val_fraction, args.seed),
+        None => match val_split {
+            train::ValSplit::Games => train::split_runs(records, args.val_fraction, args.seed),
+            train::ValSplit::Positions => train::split(records, args.val_fraction, args.seed),
+        },
     };
     if train_r.is_empty() {
         return Err(Error::Invalid(
@@ -296,7 +310,7 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
@@ -311,6 +325,13 @@ fn write_outputs(
         },
         cfg.wdl,
         args.filter().describe(),
+        match &args.val {
+            Some(v) => format!("the data set {v}"),
+            None => format!(
+                "{} of the data, split by {}",
+                args.val_fraction, args.val_split
+            ),
+        },
         t.history.last().map_or(0.0, |h| h.1),
     );
     let net = t.net.quantise(provenance);
