@@ -54,6 +54,11 @@ def test_a_generation_stops_goes_on_and_keeps_its_recipe(tmp_path):
     assert state["done"] == ["build", "data", "train", "screen", "stc", "ltc"]
     net = work / "tiny.nnue"
     assert net.exists() and state["results"]["train"]["validation_loss"] > 0
+    # Scored on the held-out games beside the net in force: the tiny net fits them worse.
+    held = state["results"]["train"]["held_out"]
+    assert held["data"].endswith("gen6-b"), held
+    assert 0 < held["in_force"] < held["candidate"] < 0.25, held
+    assert f"net in force {held['in_force']:.6f}" in second.stdout
     for step, games in [("screen", 4), ("stc", 2), ("ltc", 2)]:
         m = state["results"][step]
         assert m["games"] == games and m["wins"] + m["losses"] + m["draws"] == games, m
