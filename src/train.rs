@@ -506,26 +506,18 @@ impl Trainer {
         if data.is_empty() {
             return 0.0;
         }
-        let chunk = data.len().div_ceil(threads.max(1));
-        let total: f64 = std::thread::scope(|s| {
-            let handles: Vec<_> = data
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        let mut acc = vec![0.0; 2 * self.net.hidden];
-                        part.iter()
-                            .map(|x| {
-                                let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
-                                let (stm, ntm) = (x.stm(&mut ours), x.ntm(&mut other));
-                                let y = self.net.forward(stm, ntm, &mut acc);
-                                let e = sigmoid(y) - x.target;
-                                f64::from(e * e)
-                            })
-                            .sum::<f64>()
-                    })
+        let [total] = sum_in_parts(data, threads, |part| {
+            let mut acc = vec![0.0; 2 * self.net.hidden];
+            [part
+                .iter()
+                .map(|x| {
+                    let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                    let (stm, ntm) = (x.stm(&mut ours), x.ntm(&mut other));
+                    let y = self.net.forward(stm, ntm, &mut acc);
+                    let e = sigmoid(y) - x.target;
+                    f64::from(e * e)
                 })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap()).sum()
+                .sum::<f64>()]
         });
         (total / data.len() as f64) as f32
     }
@@ -865,12 +857,42 @@ pub fn loss_csv(history: &[(f32, f32)], out: &mut dyn Write) -> std::io::Result<
 pub fn split(mut records: Vec<Record>, fraction: f64, seed: u64) -> (Vec<Record>, Vec<Record>) {
     let mut rng = Rng::new(seed);
     rng.shuffle(&mut records);
-    let mut k = (records.len() as f64 * fraction).round() as usize;
-    if k == 0 && fraction > 0.0 && records.len() >= 2 {
-        k = 1;
-    }
+    let k = val_count(records.len(), fraction);
     let val = records.split_off(records.len() - k);
     (records, val)
+}
+
+/// Validation positions for `fraction` of `n`: at least one when there are two or more.
+fn val_count(n: usize, fraction: f64) -> usize {
+    let k = (n as f64 * fraction).round() as usize;
+    if k == 0 && fraction > 0.0 && n >= 2 {
+        1
+    } else {
+        k
+    }
+}
+
+/// `sums` of `data` cut into one part a thread (`threads` of them), added up part by part in
+/// order.
+fn sum_in_parts<T: Sync, const N: usize>(
+    data: &[T],
+    threads: usize,
+    sums: impl Fn(&[T]) -> [f64; N] + Sync,
+) -> [f64; N] {
+    let chunk = data.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = data
+            .chunks(chunk)
+            .map(|part| s.spawn(|| sums(part)))
+            .collect();
+        parts.into_iter().fold([0.0; N], |mut total, h| {
+            let part = h.join().expect("a summing thread panicked");
+            for (t, p) in total.iter_mut().zip(part) {
+                *t += p;
+            }
+            total
+        })
+    })
 }
 
 /// How well a quantised net fits labelled positions, as the search would read it.
@@ -895,28 +917,16 @@ pub fn fit(net: &Network, records: &[Record], wdl: f32, threads: usize) -> Fit {
             mean_abs_cp: 0.0,
         };
     }
-    let chunk = records.len().div_ceil(threads.max(1));
-    let (loss, abs) = std::thread::scope(|s| {
-        let parts: Vec<_> = records
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    part.iter().fold((0.0f64, 0.0f64), |(loss, abs), r| {
-                        // A record is seen from the side to move, whose pieces are White.
-                        let cp = net.evaluate_board(&r.board(), shakmaty::Color::White);
-                        let e = sigmoid(cp as f32 / EVAL_SCALE) - target(r, wdl);
-                        (
-                            loss + f64::from(e * e),
-                            abs + f64::from((cp - i32::from(r.score)).abs()),
-                        )
-                    })
-                })
-            })
-            .collect();
-        parts
-            .into_iter()
-            .map(|h| h.join().expect("a fit thread panicked"))
-            .fold((0.0, 0.0), |(a, b), (c, d)| (a + c, b + d))
+    let [loss, abs] = sum_in_parts(records, threads, |part| {
+        part.iter().fold([0.0f64; 2], |[loss, abs], r| {
+            // A record is seen from the side to move, whose pieces are White.
+            let cp = net.evaluate_board(&r.board(), shakmaty::Color::White);
+            let e = sigmoid(cp as f32 / EVAL_SCALE) - target(r, wdl);
+            [
+                loss + f64::from(e * e),
+                abs + f64::from((cp - i32::from(r.score)).abs()),
+            ]
+        })
     });
     let n = records.len() as f64;
     Fit {
@@ -946,6 +956,19 @@ impl ValSplit {
             _ => None,
         }
     }
+
+    /// `fraction` of `records` split off for validation this way, with `seed`.
+    pub fn split(
+        self,
+        records: Vec<Record>,
+        fraction: f64,
+        seed: u64,
+    ) -> (Vec<Record>, Vec<Record>) {
+        match self {
+            ValSplit::Games => split_runs(records, fraction, seed),
+            ValSplit::Positions => split(records, fraction, seed),
+        }
+    }
 }
 
 /// The longest run of consecutive positions `split_runs` moves to validation: about 64 games
@@ -961,10 +984,7 @@ pub fn split_runs(
     seed: u64,
 ) -> (Vec<Record>, Vec<Record>) {
     let n = records.len();
-    let mut k = (n as f64 * fraction).round() as usize;
-    if k == 0 && fraction > 0.0 && n >= 2 {
-        k = 1;
-    }
+    let k = val_count(n, fraction);
     if k == 0 {
         return (records, Vec::new());
     }

@@ -182,10 +182,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             records,
             train::load_filtered(std::slice::from_ref(v), &filter)?.0,
         ),
-        None => match val_split {
-            train::ValSplit::Games => train::split_runs(records, args.val_fraction, args.seed),
-            train::ValSplit::Positions => train::split(records, args.val_fraction, args.seed),
-        },
+        None => val_split.split(records, args.val_fraction, args.seed),
     };
     if train_r.is_empty() {
         return Err(Error::Invalid(
