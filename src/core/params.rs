@@ -134,6 +134,14 @@ params! {
     singular_depth: 8, 5, 12, 1;
     /// Singular extensions: the margin below the hash score per ply of depth (centipawns).
     singular_margin: 2, 1, 5, 1;
+    /// Double extensions: a singular move whose test failed this far below its margin (centipawns), off a principal variation, is extended two plies.
+    double_ext_margin: 20, 0, 60, 3;
+    /// Double extensions: the most on one line (0: none).
+    double_ext_max: 6, 0, 12, 1;
+    /// Late move reductions: the re-search goes a ply deeper when the reduced search beat the best score by this (centipawns) + 2 x depth.
+    lmr_deeper_margin: 40, 10, 100, 5;
+    /// Late move reductions: the re-search goes a ply shallower when the reduced search beat the best score by less than this (centipawns).
+    lmr_shallower_margin: 10, 0, 40, 2;
     /// History updates: the largest bonus a cut-off gives.
     history_bonus_max: 1200, 500, 2500, 100;
     /// Time: the moves a clock without moves-to-go is spread over.

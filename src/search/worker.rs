@@ -111,6 +111,8 @@ struct Frame {
     excluded: Option<Move>,
     /// Beta cut-offs of the nodes at this ply since their parent began (Step 10e''').
     cutoffs: u32,
+    /// Double extensions on the line to this ply (Step 10c').
+    double_exts: i32,
 }
 
 /// Late-move reduction table, by depth and move number.
@@ -371,6 +373,7 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let in_check = b.pos.is_check();
         self.stack[ply + 1].cutoffs = 0;
+        self.stack[ply + 1].double_exts = self.stack[ply].double_exts;
 
         // Step 3. Draws: repetition, 50 moves, insufficient material.
         if self.is_draw(b) {
@@ -670,7 +673,16 @@ impl Worker {
                     return 0;
                 }
                 if v < singular_beta {
-                    extension = 1;
+                    // Far below the margin, off a principal variation: two plies, a few times
+                    // on a line at most.
+                    extension = if !PV
+                        && v < singular_beta - params::double_ext_margin()
+                        && self.stack[ply].double_exts < params::double_ext_max()
+                    {
+                        2
+                    } else {
+                        1
+                    };
                 } else if singular_beta >= beta {
                     return singular_beta;
                 } else if tt_score >= beta {
@@ -683,8 +695,10 @@ impl Worker {
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
             self.hashes.push(child.hash);
+            self.stack[ply + 1].double_exts =
+                self.stack[ply].double_exts + i32::from(extension > 1);
             // Step 10d. Check extension (unless the singular test extended or reduced).
-            let new_depth = depth - 1
+            let mut new_depth = depth - 1
                 + if extension != 0 {
                     extension
                 } else {
@@ -735,25 +749,32 @@ impl Worker {
                 }
                 // Step 10f. Principal variation search: prove with a null window, re-search
                 // at full depth, then with the full window, only when the proof fails.
+                let reduced = new_depth - r;
                 v = -self.search::<false>(
                     shared,
                     &child,
                     -alpha - 1,
                     -alpha,
-                    new_depth - r,
+                    reduced,
                     ply + 1,
                     true,
                 );
                 if v > alpha && r > 0 {
-                    v = -self.search::<false>(
-                        shared,
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                    );
+                    // Step 10e''''. How far the reduced search beat the best score sets the
+                    // re-search's depth: a ply deeper when by much, shallower when barely.
+                    new_depth += i32::from(v > best + params::lmr_deeper_margin() + 2 * new_depth)
+                        - i32::from(v < best + params::lmr_shallower_margin());
+                    if new_depth > reduced {
+                        v = -self.search::<false>(
+                            shared,
+                            &child,
+                            -alpha - 1,
+                            -alpha,
+                            new_depth,
+                            ply + 1,
+                            !cut_node,
+                        );
+                    }
                 }
                 if PV && v > alpha && v < beta {
                     v = -self.search::<true>(
