@@ -993,21 +993,45 @@ impl Worker {
     }
 }
 
-/// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
-/// the last of them mated (checkmate takes precedence).
-/// Cuts `pv` where the game it plays from `root` would be drawn by the 50-move rule (a line that
-/// goes on past it is a line no game can play: clients such as fastchess warn of it).
-fn end_at_fifty_moves(root: &shakmaty::Chess, pv: &mut Vec<Move>) {
+/// Cuts `pv` where the game it plays from `root` ends: after the move that makes a threefold
+/// repetition (counting `history`, the game's hashes up to and including `root`), before a move
+/// played once the 50-move rule has drawn, and at the first illegal move. A line that goes on
+/// past the end of the game is one no game can play: clients such as fastchess warn of it. Such
+/// lines arise when a move's line from an earlier iteration is kept while its new search ended at
+/// once on a draw.
+fn end_at_game_end(root: &shakmaty::Chess, history: &[u64], pv: &mut Vec<Move>) {
     let mut pos = root.clone();
+    // The hashes of the positions the line passes through, after each of its moves.
+    let mut line = [0u64; MAX_SEARCH_PLY + 1];
     for i in 0..pv.len() {
-        if pos.halfmoves() >= 100 || !pos.is_legal(pv[i]) {
+        if pos.halfmoves() >= 100 || !pos.is_legal(pv[i]) || i >= line.len() {
             pv.truncate(i.max(1));
             return;
         }
         pos.play_unchecked(pv[i]);
+        let h = crate::core::game::hash(&pos);
+        line[i] = h;
+        // Earlier positions that can repeat this one: same side to move, no irreversible move
+        // since (the last `halfmoves` plies, from the line and then from the game).
+        let window = pos.halfmoves() as usize;
+        let earlier = line[..i]
+            .iter()
+            .rev()
+            .chain(history.iter().rev())
+            .skip(1)
+            .step_by(2)
+            .take(window / 2)
+            .filter(|&&e| e == h)
+            .count();
+        if earlier >= 2 {
+            pv.truncate(i + 1);
+            return;
+        }
     }
 }
 
+/// The 50-move rule: a draw once 100 half-moves passed without a capture or pawn move, unless
+/// the last of them mated (checkmate takes precedence).
 fn fifty_move_draw(b: &SearchBoard) -> bool {
     b.pos.halfmoves() >= 100 && !(b.pos.is_check() && b.pos.legal_moves().is_empty())
 }
@@ -1161,7 +1185,7 @@ impl Worker {
                     rm.pv.clear();
                     rm.pv.push(m);
                     rm.pv.extend_from_slice(child_pv);
-                    end_at_fifty_moves(&b.pos, &mut rm.pv);
+                    end_at_game_end(&b.pos, &self.hashes[..=self.root_index], &mut rm.pv);
                 }
             } else {
                 // Only known to be no better than the best: it sorts after it.
@@ -1491,6 +1515,59 @@ mod tests {
         assert_eq!(null_cutoff_score(150, 100), 150);
         assert_eq!(null_cutoff_score(TB_WIN - 10, 100), 100, "a tablebase win");
         assert_eq!(null_cutoff_score(mate_in(7), 100), 100, "a mate");
+    }
+
+    /// A line from `fen` after the game's `played` moves, cut where the game it plays ends.
+    fn cut_line(fen: &str, played: &[&str], line: &[&str]) -> Vec<String> {
+        let mut game = Game::new(parse_fen(fen).unwrap());
+        for m in played {
+            let mv = crate::core::game::parse_move(game.position(), m).unwrap();
+            game.play(mv).unwrap();
+        }
+        let mut pos = game.position().clone();
+        let mut pv = Vec::new();
+        for m in line {
+            let mv = crate::core::game::parse_move(&pos, m).unwrap();
+            pos.play_unchecked(mv);
+            pv.push(mv);
+        }
+        end_at_game_end(game.position(), game.hashes(), &mut pv);
+        pv.iter().map(|m| crate::core::game::uci(*m)).collect()
+    }
+
+    #[test]
+    fn a_line_ends_with_the_move_that_repeats_a_position_a_third_time() {
+        let start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let shuffle = ["Rb1", "Kd8", "Ra1", "Ke8"];
+        // The root has occurred twice: the line's fourth move brings it back a third time.
+        let cut = cut_line(start, &shuffle, &["Rb1", "Kd8", "Ra1", "Ke8", "Rb1", "Kd8"]);
+        assert_eq!(cut, ["a1b1", "e8d8", "b1a1", "d8e8"]);
+        // From a root seen for the first time the position comes back a second time (no end)
+        // and the line runs on until the root's position comes a third time.
+        let line = [
+            "Rb1", "Kd8", "Ra1", "Ke8", "Rb1", "Kd8", "Ra1", "Ke8", "Rb1", "Kd8",
+        ];
+        let cut = cut_line(start, &[], &line);
+        assert_eq!(cut.len(), 8, "{cut:?}");
+        assert_eq!(cut_line(start, &[], &line[..7]).len(), 7);
+        // After a pawn move the count starts again: the position after a3 comes a third time
+        // with the line's ninth move.
+        let pawn = "4k3/8/8/8/8/8/P7/R3K3 w - - 0 1";
+        let line = [
+            "a3", "Kd8", "Rb1", "Ke8", "Ra1", "Kd8", "Rb1", "Ke8", "Ra1", "Kd8",
+        ];
+        let cut = cut_line(pawn, &shuffle, &line);
+        assert_eq!(cut.len(), 9, "{cut:?}");
+    }
+
+    #[test]
+    fn a_line_ends_where_the_fifty_move_rule_draws() {
+        let cut = cut_line(
+            "4k3/8/8/8/8/8/8/R3K3 w - - 99 80",
+            &[],
+            &["Rb1", "Kd8", "Ra1"],
+        );
+        assert_eq!(cut, ["a1b1"]);
     }
 
     #[test]
