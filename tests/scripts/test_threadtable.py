@@ -41,8 +41,24 @@ def test_a_row_for_each_thread_count_from_real_searches(tmp_path):
     assert info["rows"][0]["searches"][0]["fen"].startswith("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP")
 
 
+def test_latency_adds_the_median_answer_of_go_depth_1(tmp_path):
+    out = tmp_path / "t.json"
+    r = run("--threads", "1,3", "--depth", "2", "--positions", "1", "--hash", "8", "--latency", "20",
+            "--json", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "`go depth 1` (median)" in r.stdout
+    rows = [line for line in r.stdout.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == 2 and all(row.rstrip().endswith("ms |") for row in rows)
+    info = json.loads(out.read_text())
+    assert info["latency_searches"] == 20
+    for row in info["rows"]:
+        assert len(row["answers"]) == 20 and all(0 < a < 5 for a in row["answers"])
+        assert min(row["answers"]) <= row["latency"] <= max(row["answers"])
+
+
 def test_bad_arguments_are_refused_with_one_line():
-    for args in (["--threads", "one,two"], ["--threads", "0"], ["--depth", "0"], ["--engine", "/nonexistent"]):
+    for args in (["--threads", "one,two"], ["--threads", "0"], ["--depth", "0"], ["--latency", "-1"],
+                 ["--engine", "/nonexistent"]):
         r = run(*args)
         assert r.returncode != 0
         assert r.stderr.strip().startswith("threadtable:"), r.stderr
