@@ -75,29 +75,29 @@ macro_rules! params {
 
 params! {
     /// Reverse futility pruning: the margin a depth above beta (centipawns).
-    rfp_margin: 75, 30, 150, 8;
+    rfp_margin: 64, 30, 150, 8;
     /// Reverse futility pruning: the deepest node it applies to.
-    rfp_depth: 8, 4, 14, 1;
+    rfp_depth: 5, 4, 14, 1;
     /// Razoring: the deepest node it applies to.
     razor_depth: 3, 1, 6, 1;
     /// Razoring: the margin's constant part (centipawns).
-    razor_base: 400, 150, 700, 30;
+    razor_base: 392, 150, 700, 30;
     /// Razoring: the margin per depth squared (centipawns).
-    razor_per_depth2: 250, 80, 450, 20;
+    razor_per_depth2: 258, 80, 450, 20;
     /// Null move pruning: the shallowest node it applies to.
     nmp_min_depth: 3, 1, 6, 1;
     /// Null move pruning: from this depth a cut-off is verified by a reduced search.
     nmp_verify_depth: 10, 6, 18, 1;
     /// Null move pruning: the reduction's constant part (plies).
-    nmp_base: 3, 2, 5, 1;
+    nmp_base: 5, 2, 7, 1;
     /// Null move pruning: one more ply of reduction per this many plies of depth.
-    nmp_depth_divisor: 4, 2, 8, 1;
+    nmp_depth_divisor: 3, 2, 8, 1;
     /// Null move pruning: one more ply of reduction per this many centipawns above beta.
-    nmp_eval_divisor: 200, 80, 400, 15;
+    nmp_eval_divisor: 190, 80, 400, 15;
     /// Null move pruning: the most plies the margin above beta adds.
     nmp_eval_max: 3, 1, 5, 1;
     /// Futility pruning of quiet moves: the margin's constant part (centipawns).
-    futility_base: 100, 30, 250, 10;
+    futility_base: 103, 30, 250, 10;
     /// Futility pruning: the margin per ply of depth (centipawns).
     futility_per_depth: 90, 40, 180, 8;
     /// Futility pruning: the deepest node it applies to.
@@ -105,45 +105,45 @@ params! {
     /// Late move pruning: the deepest node it applies to.
     lmp_depth: 8, 4, 12, 1;
     /// Late move pruning: the quiet moves tried before the rest are pruned, (this + depth^2), halved when not improving.
-    lmp_base: 3, 1, 8, 1;
+    lmp_base: 5, 1, 8, 1;
     /// SEE pruning of quiet moves: the loss allowed per ply of depth (centipawns).
-    see_quiet_margin: 60, 20, 120, 6;
+    see_quiet_margin: 58, 20, 120, 6;
     /// SEE pruning of captures: the loss allowed per ply of depth (centipawns).
-    see_noisy_margin: 100, 40, 200, 8;
+    see_noisy_margin: 98, 40, 200, 8;
     /// SEE pruning: the deepest node it applies to.
-    see_depth: 6, 3, 10, 1;
+    see_depth: 7, 3, 10, 1;
     /// Internal iterative reduction: the shallowest node without a hash move it reduces.
     iir_depth: 4, 2, 8, 1;
     /// Delta pruning in quiescence: the margin over a capture's gain (centipawns).
-    delta_margin: 200, 80, 400, 15;
+    delta_margin: 217, 80, 400, 15;
     /// The aspiration window's first half-width at the root (centipawns).
     aspiration_window: 20, 8, 50, 3;
     /// History pruning of quiet moves: the deepest node it applies to.
     history_pruning_depth: 3, 1, 6, 1;
     /// History pruning: the history per ply of depth below which a quiet move is pruned.
-    history_pruning_margin: 4000, 1000, 8000, 300;
+    history_pruning_margin: 3805, 1000, 8000, 300;
     /// Late move reductions: one ply less (more) per this much good (bad) history.
-    lmr_history_divisor: 12000, 5000, 20000, 600;
+    lmr_history_divisor: 12032, 5000, 20000, 600;
     /// Late move reductions: the most a capture that lost material by SEE is reduced.
-    bad_noisy_max_reduction: 1, 0, 3, 1;
+    bad_noisy_max_reduction: 2, 0, 3, 1;
     /// Late move reductions: the table's constant part (hundredths of a ply).
-    lmr_base: 75, 20, 150, 8;
+    lmr_base: 77, 20, 150, 8;
     /// Late move reductions: the table's divisor of ln(depth) x ln(move number) (hundredths).
-    lmr_divisor: 225, 150, 350, 10;
+    lmr_divisor: 230, 150, 350, 10;
     /// Singular extensions: the shallowest node whose hash move is tested.
-    singular_depth: 8, 5, 12, 1;
+    singular_depth: 6, 5, 12, 1;
     /// Singular extensions: the margin below the hash score per ply of depth (centipawns).
     singular_margin: 2, 1, 5, 1;
     /// Double extensions: a singular move whose test failed this far below its margin (centipawns), off a principal variation, is extended two plies.
     double_ext_margin: 20, 0, 60, 3;
     /// Double extensions: the most on one line (0: none).
-    double_ext_max: 6, 0, 12, 1;
+    double_ext_max: 7, 0, 12, 1;
     /// Late move reductions: the re-search goes a ply deeper when the reduced search beat the best score by this (centipawns) + 2 x depth.
-    lmr_deeper_margin: 40, 10, 100, 5;
+    lmr_deeper_margin: 39, 10, 100, 5;
     /// Late move reductions: the re-search goes a ply shallower when the reduced search beat the best score by less than this (centipawns).
-    lmr_shallower_margin: 10, 0, 40, 2;
+    lmr_shallower_margin: 11, 0, 40, 2;
     /// History updates: the largest bonus a cut-off gives.
-    history_bonus_max: 1200, 500, 2500, 100;
+    history_bonus_max: 1221, 500, 2500, 100;
     /// Time: the moves a clock without moves-to-go is spread over.
     tm_moves: 25, 15, 40, 2;
     /// Time: the hard limit as a multiple of the soft target (hundredths).
