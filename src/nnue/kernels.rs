@@ -94,10 +94,13 @@ impl Network {
         let subs = rows(delta.subs());
         match (delta.n_add, delta.n_sub) {
             (1, 1) => k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
-            (1, 2) => {
-                k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0]));
-                k.sub(dst, self.row(subs[1]));
-            }
+            (1, 2) => k.add_sub_sub(
+                dst,
+                src,
+                self.row(adds[0]),
+                self.row(subs[0]),
+                self.row(subs[1]),
+            ),
             _ => {
                 dst.copy_from_slice(src);
                 for &f in &adds[..delta.n_add as usize] {

@@ -169,6 +169,27 @@ impl Kernel {
         }
     }
 
+    /// `dst = src + plus - minus - minus2`, wrapping: a capture's update in one pass.
+    #[inline]
+    pub fn add_sub_sub(
+        self,
+        dst: &mut [i16],
+        src: &[i16],
+        plus: &[i16],
+        minus: &[i16],
+        minus2: &[i16],
+    ) {
+        let n = dst.len();
+        assert!(src.len() >= n && plus.len() >= n && minus.len() >= n && minus2.len() >= n);
+        match self.0 {
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::add_sub_sub_512(dst, src, plus, minus, minus2) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::add_sub_sub_256(dst, src, plus, minus, minus2) },
+            _ => portable::add_sub_sub(dst, src, plus, minus, minus2),
+        }
+    }
+
     /// `sum clamp(x, 0, QA)^2 * w` over `x`'s length (at most `MAX_HIDDEN`).
     #[inline]
     pub fn screlu_dot(self, x: &[i16], w: &[i16]) -> i64 {
@@ -258,6 +279,13 @@ pub(super) mod portable {
     pub fn add_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
         for (((d, &s), &p), &m) in dst.iter_mut().zip(src).zip(plus).zip(minus) {
             *d = s.wrapping_add(p).wrapping_sub(m);
+        }
+    }
+
+    #[inline]
+    pub fn add_sub_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16], minus2: &[i16]) {
+        for ((((d, &s), &p), &m), &m2) in dst.iter_mut().zip(src).zip(plus).zip(minus).zip(minus2) {
+            *d = s.wrapping_add(p).wrapping_sub(m).wrapping_sub(m2);
         }
     }
 
@@ -437,6 +465,66 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
+    pub fn add_sub_sub_256(
+        dst: &mut [i16],
+        src: &[i16],
+        plus: &[i16],
+        minus: &[i16],
+        minus2: &[i16],
+    ) {
+        let n = dst.len();
+        let mut i = 0;
+        while i + 16 <= n {
+            unsafe {
+                let s = _mm256_loadu_si256(src.as_ptr().add(i).cast());
+                let p = _mm256_loadu_si256(plus.as_ptr().add(i).cast());
+                let m = _mm256_loadu_si256(minus.as_ptr().add(i).cast());
+                let m2 = _mm256_loadu_si256(minus2.as_ptr().add(i).cast());
+                let d = _mm256_sub_epi16(_mm256_sub_epi16(_mm256_add_epi16(s, p), m), m2);
+                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), d);
+            }
+            i += 16;
+        }
+        portable::add_sub_sub(
+            &mut dst[i..],
+            &src[i..n],
+            &plus[i..n],
+            &minus[i..n],
+            &minus2[i..n],
+        );
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub fn add_sub_sub_512(
+        dst: &mut [i16],
+        src: &[i16],
+        plus: &[i16],
+        minus: &[i16],
+        minus2: &[i16],
+    ) {
+        let n = dst.len();
+        let mut i = 0;
+        while i + 32 <= n {
+            unsafe {
+                let s = _mm512_loadu_si512(src.as_ptr().add(i).cast());
+                let p = _mm512_loadu_si512(plus.as_ptr().add(i).cast());
+                let m = _mm512_loadu_si512(minus.as_ptr().add(i).cast());
+                let m2 = _mm512_loadu_si512(minus2.as_ptr().add(i).cast());
+                let d = _mm512_sub_epi16(_mm512_sub_epi16(_mm512_add_epi16(s, p), m), m2);
+                _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), d);
+            }
+            i += 32;
+        }
+        portable::add_sub_sub(
+            &mut dst[i..],
+            &src[i..n],
+            &plus[i..n],
+            &minus[i..n],
+            &minus2[i..n],
+        );
+    }
+
+    #[target_feature(enable = "avx2")]
     pub fn screlu_dot_256(x: &[i16], w: &[i16]) -> i64 {
         let n = x.len();
         let zero = _mm256_setzero_si256();
@@ -559,8 +647,8 @@ mod tests {
         0, 1, 15, 16, 17, 31, 32, 33, 100, 256, 513, 1000, MAX_HIDDEN,
     ];
 
-    /// Every kernel this CPU runs adds, subtracts and adds-and-subtracts as the portable loops
-    /// do, wrapping at the 16-bit limits included, at every length (whole vectors and tails).
+    /// Every kernel this CPU runs adds, subtracts, adds-and-subtracts and adds-and-subtracts-twice
+    /// as the portable loops do, wrapping at the 16-bit limits included, at every length (whole vectors and tails).
     #[test]
     fn each_kernel_updates_as_the_portable_loops_do() {
         let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
@@ -575,8 +663,11 @@ mod tests {
             portable::add(&mut want, &plus);
             let mut want_sub = src.clone();
             portable::sub(&mut want_sub, &minus);
+            let minus2 = rng.vec(len, lo, hi);
             let mut want_both = vec![0; len];
             portable::add_sub(&mut want_both, &src, &plus, &minus);
+            let mut want_capture = want_both.clone();
+            portable::sub(&mut want_capture, &minus2);
             for k in &kernels {
                 let mut got = src.clone();
                 k.add(&mut got, &plus);
@@ -587,6 +678,9 @@ mod tests {
                 let mut got = vec![7; len];
                 k.add_sub(&mut got, &src, &plus, &minus);
                 assert_eq!(got, want_both, "{k:?} add_sub, len {len}");
+                let mut got = vec![7; len];
+                k.add_sub_sub(&mut got, &src, &plus, &minus, &minus2);
+                assert_eq!(got, want_capture, "{k:?} add_sub_sub, len {len}");
             }
         }
     }
