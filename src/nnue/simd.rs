@@ -648,7 +648,9 @@ mod tests {
     ];
 
     /// Every kernel this CPU runs adds, subtracts, adds-and-subtracts and adds-and-subtracts-twice
-    /// as the portable loops do, wrapping at the 16-bit limits included, at every length (whole vectors and tails).
+    /// as the portable loops do, wrapping at the 16-bit limits included, at every length (whole
+    /// vectors and tails). The capture's expected values come from the two-pass update it
+    /// replaces (add-and-subtract, then subtract).
     #[test]
     fn each_kernel_updates_as_the_portable_loops_do() {
         let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
