@@ -285,13 +285,37 @@ impl FloatNet {
         (w2 + 2 * self.hidden * b, b2 + b)
     }
 
-    fn act(&self, x: f32) -> (f32, f32) {
+    /// The activation and its derivative (the derivative 0 at the clip's ends).
+    #[inline(always)]
+    fn act_with(activation: Activation, x: f32) -> (f32, f32) {
         let c = x.clamp(0.0, 1.0);
-        let inside = x > 0.0 && x < 1.0;
-        match self.activation {
-            Activation::CReLU => (c, if inside { 1.0 } else { 0.0 }),
-            Activation::SCReLU => (c * c, if inside { 2.0 * c } else { 0.0 }),
+        let inside = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+        match activation {
+            Activation::CReLU => (c, inside),
+            Activation::SCReLU => (c * c, 2.0 * c * inside),
         }
+    }
+
+    /// The feature rows a perspective's features read, in order (each feature's row, then its
+    /// shared row when factorised), with every square's file flipped when `mirror` is 7.
+    #[inline]
+    fn feature_rows<'a>(
+        &self,
+        feats: &[u16],
+        mirror: usize,
+        out: &'a mut [usize; 64],
+    ) -> &'a [usize] {
+        let mut n = 0;
+        for &f in feats {
+            let f = usize::from(f) ^ mirror;
+            out[n] = f;
+            n += 1;
+            if let Some(r) = self.factor_row(f) {
+                out[n] = r;
+                n += 1;
+            }
+        }
+        &out[..n]
     }
 
     /// The output `y` (units of 400 centipawns) for a position's features.
@@ -307,26 +331,22 @@ impl FloatNet {
         // Every piece is a feature: their count picks the bucket.
         let (w2, b2) = self.output(stm.len());
         let (acc_s, acc_n) = acc.split_at_mut(h);
-        for acc_p in [&mut *acc_s, &mut *acc_n] {
-            acc_p.copy_from_slice(&self.params[b1..b1 + h]);
-        }
+        let mut rows = [0usize; 64];
+        let bias = &self.params[b1..b1 + h];
         for (acc_p, feats) in [(&mut *acc_s, stm), (&mut *acc_n, ntm)] {
-            for &f in feats {
-                let f = usize::from(f) ^ mirror;
-                for r in std::iter::once(f).chain(self.factor_row(f)) {
-                    let row = &self.params[r * h..(r + 1) * h];
-                    for (a, w) in acc_p.iter_mut().zip(row) {
-                        *a += w;
-                    }
-                }
+            let rows = self.feature_rows(feats, mirror, &mut rows);
+            sum_rows(&self.params, h, bias, rows, acc_p);
+        }
+        let w = &self.params[w2..w2 + 2 * h];
+        let (w_s, w_n) = w.split_at(h);
+        self.params[b2]
+            + match self.activation {
+                Activation::CReLU => output(acc_s, acc_n, w_s, w_n, |x| x.clamp(0.0, 1.0)),
+                Activation::SCReLU => output(acc_s, acc_n, w_s, w_n, |x| {
+                    let c = x.clamp(0.0, 1.0);
+                    c * c
+                }),
             }
-        }
-        let mut y = self.params[b2];
-        for j in 0..h {
-            y += self.params[w2 + j] * self.act(acc_s[j]).0
-                + self.params[w2 + h + j] * self.act(acc_n[j]).0;
-        }
-        y
     }
 
     /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
@@ -347,26 +367,24 @@ impl FloatNet {
         let g = 2.0 * err * p * (1.0 - p);
         grad[b2] += g;
         let (acc_s, acc_n) = acc.split_at_mut(h);
-        for j in 0..h {
-            let (a_s, d_s) = self.act(acc_s[j]);
-            let (a_n, d_n) = self.act(acc_n[j]);
-            grad[w2 + j] += g * a_s;
-            grad[w2 + h + j] += g * a_n;
-            // The accumulators now hold their gradients.
-            acc_s[j] = g * self.params[w2 + j] * d_s;
-            acc_n[j] = g * self.params[w2 + h + j] * d_n;
-            grad[b1 + j] += acc_s[j] + acc_n[j];
-        }
-        for (acc_p, feats) in [(&*acc_s, stm), (&*acc_n, ntm)] {
-            for &f in feats {
-                let f = usize::from(f) ^ mirror;
-                for r in std::iter::once(f).chain(self.factor_row(f)) {
-                    let row = &mut grad[r * h..(r + 1) * h];
-                    for (gw, d) in row.iter_mut().zip(acc_p.iter()) {
-                        *gw += d;
-                    }
-                }
+        let activation = self.activation;
+        let (w_s, w_n) = self.params[w2..w2 + 2 * h].split_at(h);
+        let (g_ws, g_wn) = grad[w2..w2 + 2 * h].split_at_mut(h);
+        for (acc_p, w, gw) in [(&mut *acc_s, w_s, g_ws), (&mut *acc_n, w_n, g_wn)] {
+            for ((a, w), gw) in acc_p.iter_mut().zip(w).zip(gw) {
+                let (x, d) = FloatNet::act_with(activation, *a);
+                *gw += g * x;
+                // The accumulators now hold their gradients.
+                *a = g * w * d;
             }
+        }
+        for ((gb, d_s), d_n) in grad[b1..b1 + h].iter_mut().zip(&*acc_s).zip(&*acc_n) {
+            *gb += d_s + d_n;
+        }
+        let mut rows = [0usize; 64];
+        for (acc_p, feats) in [(&*acc_s, stm), (&*acc_n, ntm)] {
+            let rows = self.feature_rows(feats, mirror, &mut rows);
+            add_to_rows(grad, h, acc_p, rows);
         }
         err * err
     }
@@ -408,6 +426,73 @@ impl FloatNet {
         let mut acc = vec![0.0; 2 * self.hidden];
         self.forward(stm, ntm, &mut acc) * nnue::SCALE as f32
     }
+}
+
+/// Neurons summed at a time in the feature layer: a block of this many floats stays in
+/// registers while every feature's row is added into it (AVX2: 8 registers).
+const BLOCK: usize = 64;
+
+/// `acc = bias + the sum of the feature rows` (`h` floats a row), a block of neurons at a
+/// time. Each neuron's sum is taken in the same order as one row after another would.
+#[inline]
+fn sum_rows(params: &[f32], h: usize, bias: &[f32], rows: &[usize], acc: &mut [f32]) {
+    let whole = h - h % BLOCK;
+    for j in (0..whole).step_by(BLOCK) {
+        let mut block: [f32; BLOCK] = bias[j..j + BLOCK].try_into().unwrap();
+        for &r in rows {
+            let row: &[f32; BLOCK] = params[r * h + j..r * h + j + BLOCK].try_into().unwrap();
+            for (b, w) in block.iter_mut().zip(row) {
+                *b += w;
+            }
+        }
+        acc[j..j + BLOCK].copy_from_slice(&block);
+    }
+    for j in whole..h {
+        acc[j] = bias[j];
+        for &r in rows {
+            acc[j] += params[r * h + j];
+        }
+    }
+}
+
+/// Adds `d` (`h` floats) to each of the feature rows of `grad`, a block at a time.
+#[inline]
+fn add_to_rows(grad: &mut [f32], h: usize, d: &[f32], rows: &[usize]) {
+    let whole = h - h % BLOCK;
+    for j in (0..whole).step_by(BLOCK) {
+        let block: [f32; BLOCK] = d[j..j + BLOCK].try_into().unwrap();
+        for &r in rows {
+            let row: &mut [f32; BLOCK] = (&mut grad[r * h + j..r * h + j + BLOCK])
+                .try_into()
+                .unwrap();
+            for (w, b) in row.iter_mut().zip(&block) {
+                *w += b;
+            }
+        }
+    }
+    for &r in rows {
+        for j in whole..h {
+            grad[r * h + j] += d[j];
+        }
+    }
+}
+
+/// The output layer's sum `w_s . act(s) + w_n . act(n)`, in 8 running sums so it vectorises.
+#[inline(always)]
+fn output(s: &[f32], n: &[f32], w_s: &[f32], w_n: &[f32], act: impl Fn(f32) -> f32) -> f32 {
+    let mut sums = [0.0f32; 8];
+    let h = s.len();
+    let whole = h - h % 8;
+    for j in (0..whole).step_by(8) {
+        for k in 0..8 {
+            sums[k] += w_s[j + k] * act(s[j + k]) + w_n[j + k] * act(n[j + k]);
+        }
+    }
+    let mut y = sums.iter().sum::<f32>();
+    for j in whole..h {
+        y += w_s[j] * act(s[j]) + w_n[j] * act(n[j]);
+    }
+    y
 }
 
 /// The samples of `records` (their features in `layout` and targets).
@@ -1149,14 +1234,18 @@ mod tests {
     fn gradients_agree_with_finite_differences() {
         let kb4 = InputLayout::preset("mirror-kb4").unwrap();
         let kb8 = InputLayout::preset("mirror-kb8").unwrap();
-        for (activation, mirror, buckets, layout, factorised) in [
-            (Activation::SCReLU, 0, 1, InputLayout::PLAIN, false),
-            (Activation::CReLU, 0, 1, InputLayout::PLAIN, false),
-            (Activation::SCReLU, 7, 1, InputLayout::PLAIN, false),
-            (Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
-            (Activation::SCReLU, 0, 2, kb4, false),
-            (Activation::CReLU, 0, 1, kb8, false),
-            (Activation::SCReLU, 0, 2, kb4, true),
+        // Hidden sizes below a block of neurons, and one block and some (`sum_rows`).
+        for (h, activation, mirror, buckets, layout, factorised) in [
+            (6, Activation::SCReLU, 0, 1, InputLayout::PLAIN, false),
+            (6, Activation::CReLU, 0, 1, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 7, 1, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 0, 2, kb4, false),
+            (6, Activation::CReLU, 0, 1, kb8, false),
+            (6, Activation::SCReLU, 0, 2, kb4, true),
+            (70, Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
+            (70, Activation::CReLU, 7, 1, InputLayout::PLAIN, false),
+            (70, Activation::SCReLU, 0, 2, kb4, true),
         ] {
             let recs = records(|p| (material(p), 0.5));
             // Positions whose kings are in different buckets, where the layout has them.
@@ -1170,12 +1259,12 @@ mod tests {
                 }
             }
             let data = samples(&picked, &layout, 0.5);
-            let mut net = FloatNet::new(6, activation, buckets, layout, 3);
+            let mut net = FloatNet::new(h, activation, buckets, layout, 3);
             if factorised {
                 net = net.factorise();
                 // Shared rows of their own, not zeros, so both sources of each input count.
-                let at = layout.inputs() * 6;
-                for (i, w) in net.params[at..at + INPUTS * 6].iter_mut().enumerate() {
+                let at = layout.inputs() * h;
+                for (i, w) in net.params[at..at + INPUTS * h].iter_mut().enumerate() {
                     *w = 0.05 * ((i % 7) as f32 - 3.0);
                 }
             }
@@ -1184,18 +1273,18 @@ mod tests {
             // The output layer the first position reads, and one no position here reads.
             let (w2, b2) = net.output(data[0].pieces());
             let unused = if buckets > 1 { net.output(2).0 } else { w2 };
-            for j in 0..6 {
-                net.params[b1 + j] = 0.3 + 0.05 * j as f32;
+            for j in 0..h {
+                net.params[b1 + j] = 0.3 + 0.05 * (j % 7) as f32;
             }
             let mut grad = vec![0.0; net.params.len()];
-            let mut acc = vec![0.0; 12];
+            let mut acc = vec![0.0; 2 * h];
             for s in &data {
                 net.backward(s, &mut acc, &mut grad, mirror);
             }
             let loss = |n: &FloatNet| -> f64 {
                 data.iter()
                     .map(|s| {
-                        let mut a = vec![0.0; 12];
+                        let mut a = vec![0.0; 2 * h];
                         let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
                         let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
                         let y = n.forward_mirrored(stm, ntm, &mut a, mirror);
@@ -1225,12 +1314,14 @@ mod tests {
             // The shared row the first feature also reads (the first's own when not factorised).
             let shared = net.factor_row(first).unwrap_or(first);
             let checked = [
-                shared * 6 + 4,
-                first * 6,
-                first * 6 + 3,
-                theirs * 6 + 1,
-                highest * 6 + 2,
-                highest * 6 + 5,
+                shared * h + 4,
+                first * h,
+                first * h + 3,
+                theirs * h + 1,
+                highest * h + 2,
+                highest * h + 5,
+                first * h + h - 1,
+                theirs * h + h - 2,
                 b1 + 2,
                 w2 + 1,
                 w2 + 7,
@@ -1253,7 +1344,7 @@ mod tests {
             }
             // The gradient reaches the highest feature's row: the check above is not of zeros.
             assert!(
-                grad[highest * 6..highest * 6 + 6]
+                grad[highest * h..highest * h + h]
                     .iter()
                     .any(|g| g.abs() > 1e-7),
                 "{}",
