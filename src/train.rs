@@ -339,14 +339,16 @@ impl FloatNet {
         }
         let w = &self.params[w2..w2 + 2 * h];
         let (w_s, w_n) = w.split_at(h);
-        self.params[b2]
-            + match self.activation {
-                Activation::CReLU => output(acc_s, acc_n, w_s, w_n, |x| x.clamp(0.0, 1.0)),
-                Activation::SCReLU => output(acc_s, acc_n, w_s, w_n, |x| {
-                    let c = x.clamp(0.0, 1.0);
-                    c * c
-                }),
-            }
+        // One call for each activation, so each loop has its own constant in `act_with`.
+        let y = match self.activation {
+            Activation::CReLU => output(acc_s, acc_n, w_s, w_n, |x| {
+                FloatNet::act_with(Activation::CReLU, x).0
+            }),
+            Activation::SCReLU => output(acc_s, acc_n, w_s, w_n, |x| {
+                FloatNet::act_with(Activation::SCReLU, x).0
+            }),
+        };
+        self.params[b2] + y
     }
 
     /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
