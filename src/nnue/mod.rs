@@ -704,10 +704,11 @@ pub(crate) mod tests {
                 }
             }
         }
+        // The built-in net is mirrored (the seventh generation), and its architecture says so.
         let default = Network::default_net();
-        assert!(default.layout().is_plain());
+        assert!(!default.layout().is_plain());
         assert!(
-            !default.architecture().contains("inputs"),
+            default.architecture().contains("inputs mirror"),
             "{}",
             default.architecture()
         );
