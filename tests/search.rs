@@ -176,3 +176,22 @@ fn one_thread_searches_as_if_there_had_never_been_more() {
         }
     }
 }
+
+#[test]
+fn a_fixed_movetime_is_spent_to_the_end() {
+    // `go movetime` asks for that long: a clear best move (the queen hangs) does not cut it short,
+    // as it cuts a clock's allotment short. Only a lower bound is asserted: a slow machine may
+    // take longer, never less.
+    let game =
+        Game::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3").unwrap();
+    let mut e = Rookery::new(0);
+    let start = std::time::Instant::now();
+    let a = e.analyse(&game, &Limits::movetime_ms(400));
+    let took = start.elapsed();
+    assert_eq!(uci(a.best.unwrap()), "f3h4");
+    assert!(
+        took >= std::time::Duration::from_millis(400),
+        "{took:?}, depth {}",
+        a.depth
+    );
+}
