@@ -143,11 +143,13 @@ impl TimeManager {
     }
 
     /// Past the soft target, scaled by `stretch` (1.0 normal, more when the best move is unstable):
-    /// don't start another iteration.
+    /// don't start another iteration. Only time from the clock is scaled: a fixed `movetime` is
+    /// spent to the end, as it has nothing to save time for.
     pub fn soft_expired(&mut self, stretch: f64) -> bool {
         if self.check_ponderhit() {
             return false;
         }
+        let stretch = if self.from_clock { stretch } else { 1.0 };
         self.soft
             .is_some_and(|s| self.start.elapsed().as_secs_f64() >= s.as_secs_f64() * stretch)
     }

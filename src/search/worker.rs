@@ -1328,12 +1328,11 @@ impl Worker {
             } else {
                 1.0
             };
-            // A fixed `movetime` is spent to the end: the stretch and the scale save a clock's
-            // time on a clear move, and a fixed time has nothing to save it for.
-            if self.time.as_mut().is_some_and(|t| {
-                let factor = if t.from_clock() { stretch * scale } else { 1.0 };
-                t.soft_expired(factor)
-            }) {
+            if self
+                .time
+                .as_mut()
+                .is_some_and(|t| t.soft_expired(stretch * scale))
+            {
                 break;
             }
             // Past the soft node count: this iteration is the last. One thread counts exactly
