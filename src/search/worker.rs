@@ -506,10 +506,12 @@ impl Worker {
                 && b.has_two_pieces()
                 && !is_mate(beta)
                 && let Some(child) = b.play_null()
+                // A null search that goes straight to quiescence cannot see a quiet mate in one:
+                // where the opponent has one, passing proves nothing (WAC.001's Qh7#, which
+                // hid Qg6 until depth 16).
+                && !(depth <= null_reduction(depth, eval, beta) && mates_in_one(&child))
             {
-                let r = params::nmp_base()
-                    + depth / params::nmp_depth_divisor()
-                    + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
+                let r = null_reduction(depth, eval, beta);
                 self.stack[ply].mv = None;
                 self.stack[ply].piece_to = None;
                 self.hashes.push(child.hash);
@@ -1042,6 +1044,88 @@ fn null_cutoff_score(v: i32, beta: i32) -> i32 {
     if v >= TB_BOUND { beta } else { v }
 }
 
+/// The null move's reduction: more the deeper the node and the further its evaluation is above
+/// beta.
+fn null_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
+    params::nmp_base()
+        + depth / params::nmp_depth_divisor()
+        + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max())
+}
+
+/// Whether the side to move has a quiet move that mates at once: the threat a null-move search
+/// that goes straight to quiescence cannot see. Only the quiet moves that can give check are
+/// played and tested: those that land where their piece attacks the king from, those that leave
+/// a line out of the king (a discovered check), promotions and castling.
+fn mates_in_one(b: &SearchBoard) -> bool {
+    use shakmaty::{Bitboard, Role, attacks};
+    let board = b.pos.board();
+    let us = b.turn();
+    let Some(king) = board.king_of(!us) else {
+        return false;
+    };
+    let occupied = board.occupied();
+    let diagonal = attacks::bishop_attacks(king, occupied);
+    let straight = attacks::rook_attacks(king, occupied);
+    let knight = attacks::knight_attacks(king);
+    let pawn = attacks::pawn_attacks(!us, king);
+    // The lines out of the king up to the first piece on each.
+    let lines = diagonal | straight;
+    // Most positions have no quiet check at all: said from the attack tables, without
+    // generating a move. A piece of ours on a line out of the king (it may uncover a check),
+    // a pawn about to promote or a right to castle leaves it to the moves.
+    let ours = board.by_color(us);
+    let empty = !occupied;
+    let pawns = board.pawns() & ours;
+    let seventh = Bitboard::from_rank(us.relative_rank(shakmaty::Rank::Seventh));
+    let third = Bitboard::from_rank(us.relative_rank(shakmaty::Rank::Third));
+    if !(lines & ours).any() && !(pawns & seventh).any() && !b.pos.castles().has_color(us) {
+        let forward = us.fold_wb(8, -8);
+        let single = pawns.shift(forward) & empty;
+        let double = (single & third).shift(forward) & empty;
+        let reach = |pieces: Bitboard, attacks: fn(shakmaty::Square, Bitboard) -> Bitboard, to| {
+            (pieces & ours)
+                .into_iter()
+                .any(|sq| (attacks(sq, occupied) & to & empty).any())
+        };
+        if !((single | double) & pawn).any()
+            && !reach(board.knights(), |sq, _| attacks::knight_attacks(sq), knight)
+            && !reach(board.bishops(), attacks::bishop_attacks, diagonal)
+            && !reach(board.rooks(), attacks::rook_attacks, straight)
+            && !reach(board.queens(), attacks::queen_attacks, lines)
+        {
+            return false;
+        }
+    }
+    b.pos.legal_moves().into_iter().any(|m| {
+        let can_check = match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                capture: None,
+                promotion,
+            } => {
+                let checks_from = match role {
+                    Role::Pawn => pawn,
+                    Role::Knight => knight,
+                    Role::Bishop => diagonal,
+                    Role::Rook => straight,
+                    Role::Queen => lines,
+                    Role::King => Bitboard::EMPTY,
+                };
+                promotion.is_some() || lines.contains(from) || checks_from.contains(to)
+            }
+            Move::Normal { .. } | Move::EnPassant { .. } => false,
+            _ => true,
+        };
+        can_check && gives_check(b, m) && {
+            let mut p = b.pos.clone();
+            p.play_unchecked(m);
+            p.is_checkmate()
+        }
+    })
+}
+
 /// Does `m` give check? Direct checks and discovered checks through the vacated square, from
 /// the attack tables; castling and en passant (rare) by playing the move.
 pub fn gives_check(b: &SearchBoard, m: Move) -> bool {
@@ -1488,6 +1572,66 @@ pub fn best_thread(results: &[ThreadResult]) -> usize {
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
+
+    /// Every quiet legal move played and tested: what `mates_in_one` must agree with.
+    fn quiet_mate_by_every_move(pos: &shakmaty::Chess) -> bool {
+        pos.legal_moves().into_iter().any(|m| {
+            !m.is_capture() && {
+                let mut p = pos.clone();
+                p.play_unchecked(m);
+                p.is_checkmate()
+            }
+        })
+    }
+
+    #[test]
+    fn the_quiet_mate_in_one_test_agrees_with_playing_every_move() {
+        // The mate suites' positions and every position one move on from them (the other side
+        // to move, castling and promotions included where the suites have them).
+        let mut positions = Vec::new();
+        for file in [
+            "tests/data/mate-in-1.epd",
+            "tests/data/mate-in-2.epd",
+            "tests/data/standard.epd",
+            "tests/data/cpw.epd",
+        ] {
+            let text = std::fs::read_to_string(file).unwrap();
+            for line in text
+                .lines()
+                .filter(|l| !l.starts_with('#') && !l.is_empty())
+            {
+                let fen = line
+                    .split_whitespace()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let pos = parse_fen(&format!("{fen} 0 1")).unwrap();
+                for m in pos.legal_moves() {
+                    let mut next = pos.clone();
+                    next.play_unchecked(m);
+                    positions.push(next);
+                }
+                positions.push(pos);
+            }
+        }
+        let mut mates = 0;
+        for pos in &positions {
+            let expected = quiet_mate_by_every_move(pos);
+            let b = SearchBoard::new(pos.clone());
+            assert_eq!(
+                mates_in_one(&b),
+                expected,
+                "{}",
+                crate::core::game::fen_of(pos)
+            );
+            mates += usize::from(expected);
+        }
+        assert!(positions.len() > 20_000, "{} positions", positions.len());
+        assert!(
+            mates > 500,
+            "only {mates} positions with a quiet mate in one"
+        );
+    }
 
     #[test]
     fn noisy_moves_are_the_captures_and_the_queen_promotions_for_either_side() {
