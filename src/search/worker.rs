@@ -1070,7 +1070,7 @@ fn mates_in_one(b: &SearchBoard) -> bool {
     let pawn = attacks::pawn_attacks(!us, king);
     // The lines out of the king up to the first piece on each.
     let lines = diagonal | straight;
-    // Most positions have no quiet check at all: said from the attack tables, without
+    // Often there is no quiet check at all: that is said from the attack tables, without
     // generating a move. A piece of ours on a line out of the king (it may uncover a check),
     // a pawn about to promote or a right to castle leaves it to the moves.
     let ours = board.by_color(us);
