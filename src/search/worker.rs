@@ -499,6 +499,9 @@ impl Worker {
             // Not with fewer than two pieces besides pawns, where passing is often the best move
             // (zugzwang: zugzwang.003 and .004 of null-move.epd need this). Measured: this guard
             // with the verification of Step 8a, against neither, -9 +/- 38 Elo (200 games, 3+0.03).
+            let r = params::nmp_base()
+                + depth / params::nmp_depth_divisor()
+                + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
             if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && ply >= self.nmp_min_ply
@@ -509,9 +512,8 @@ impl Worker {
                 // A null search that goes straight to quiescence cannot see a quiet mate in one:
                 // where the opponent has one, passing proves nothing (WAC.001's Qh7#, which
                 // hid Qg6 until depth 16).
-                && !(depth <= null_reduction(depth, eval, beta) && mates_in_one(&child))
+                && !(depth <= r && mates_in_one(&child))
             {
-                let r = null_reduction(depth, eval, beta);
                 self.stack[ply].mv = None;
                 self.stack[ply].piece_to = None;
                 self.hashes.push(child.hash);
@@ -1042,14 +1044,6 @@ fn fifty_move_draw(b: &SearchBoard) -> bool {
 /// is good enough, never a mate or a tablebase win it did not play out, so those become `beta`.
 fn null_cutoff_score(v: i32, beta: i32) -> i32 {
     if v >= TB_BOUND { beta } else { v }
-}
-
-/// The null move's reduction: more the deeper the node and the further its evaluation is above
-/// beta.
-fn null_reduction(depth: i32, eval: i32, beta: i32) -> i32 {
-    params::nmp_base()
-        + depth / params::nmp_depth_divisor()
-        + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max())
 }
 
 /// Whether the side to move has a quiet move that mates at once: the threat a null-move search
@@ -1595,17 +1589,8 @@ mod tests {
             "tests/data/standard.epd",
             "tests/data/cpw.epd",
         ] {
-            let text = std::fs::read_to_string(file).unwrap();
-            for line in text
-                .lines()
-                .filter(|l| !l.starts_with('#') && !l.is_empty())
-            {
-                let fen = line
-                    .split_whitespace()
-                    .take(4)
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let pos = parse_fen(&format!("{fen} 0 1")).unwrap();
+            for record in crate::epd::read(file).unwrap() {
+                let pos = record.pos;
                 for m in pos.legal_moves() {
                     let mut next = pos.clone();
                     next.play_unchecked(m);
