@@ -60,23 +60,45 @@ impl Simd {
         }
     }
 
-    /// The instruction set the net uses unless told otherwise: AVX2 where the CPU has it, then
-    /// AVX-512, then the portable loops. AVX2 comes first because it was measured faster with
-    /// the nets Rookery has: on a CPU with both (an Intel Xeon with AVX-512 FP16, 2 cores), the 256-neuron net's
-    /// `bench` took 1.066x AVX2's time with AVX-512 (median of 6 interleaved pairs) and
-    /// 1.17x with the portable loops (0.854 the other way). A net wide enough for AVX-512 to pay
-    /// can be measured with `rookery bench --simd avx512`.
+    /// The instruction set the net uses unless told otherwise: the first of
+    /// [`Simd::preference`] the CPU runs.
     pub fn best() -> Simd {
-        [Simd::Avx2, Simd::Avx512, Simd::Portable]
+        Simd::preference(cpu_is_amd())
             .into_iter()
             .find(|s| s.available())
             .unwrap_or(Simd::Portable)
+    }
+
+    /// The order the sets are tried in, widest that pays first. On AMD CPUs AVX-512 comes
+    /// first: they run it at full clock (Zen 4 splits each 512-bit operation into two 256-bit
+    /// halves), and on an AMD EPYC with the 512-neuron net `bench` ran 1.042x as fast with
+    /// AVX-512 as with AVX2 (native build, eight interleaved rounds, 2026-11-29). Elsewhere AVX2
+    /// comes first: on an Intel Xeon with AVX-512 FP16 and the 256-neuron net, AVX-512 took
+    /// 1.066x AVX2's time (six interleaved pairs, 2026-11-26). `rookery bench --simd NAME`
+    /// measures the others.
+    pub fn preference(amd: bool) -> [Simd; 3] {
+        if amd {
+            [Simd::Avx512, Simd::Avx2, Simd::Portable]
+        } else {
+            [Simd::Avx2, Simd::Avx512, Simd::Portable]
+        }
     }
 
     /// Those this CPU runs, narrowest first.
     pub fn available_here() -> Vec<Simd> {
         Simd::ALL.into_iter().filter(|s| s.available()).collect()
     }
+}
+
+/// Whether the CPU is AMD's (CPUID's vendor string "AuthenticAMD").
+fn cpu_is_amd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let id = std::arch::x86_64::__cpuid(0);
+        [id.ebx, id.edx, id.ecx] == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// The instruction set the net's loops use: 0 until first asked, then 1 + its index in
@@ -741,6 +763,13 @@ mod tests {
             Kernel::new(Simd::best()).map(Kernel::simd),
             Some(Simd::best())
         );
+        // Every set is in both orders once, the portable loops last.
+        for amd in [false, true] {
+            let order = Simd::preference(amd);
+            assert!(Simd::ALL.iter().all(|s| order.contains(s)));
+            assert_eq!(order[2], Simd::Portable);
+        }
+        assert!(Simd::preference(cpu_is_amd()).contains(&Simd::best()));
         // A set the CPU lacks has no kernel (on x86-64 without AVX-512, or any other CPU).
         for s in Simd::ALL {
             assert_eq!(Kernel::new(s).is_some(), s.available());
