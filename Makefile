@@ -19,13 +19,17 @@ endif
 CARGO_FEATURES := $(if $(FEATURES),--features $(FEATURES))
 
 .PHONY: all
+.DEFAULT_GOAL := all
 ifeq ($(PGO),1)
 # The host triple is named so that RUSTFLAGS reach the crate but not its build script.
 HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 LLVM_PROFDATA ?= $(shell rustc --print sysroot)/lib/rustlib/$(HOST)/bin/llvm-profdata
 PGO_DIR := $(CURDIR)/target/pgo
-all:
+# `make PGO=1 pgo-check` answers whether the profile tool is there (scripts/generation asks it).
+.PHONY: pgo-check
+pgo-check:
 	@test -x "$(LLVM_PROFDATA)" || { echo "make PGO=1: no llvm-profdata at $(LLVM_PROFDATA); run 'rustup component add llvm-tools' or give LLVM_PROFDATA=<path>" >&2; exit 1; }
+all: pgo-check
 	rm -rf $(PGO_DIR)/profiles $(PGO_DIR)/rookery.profdata
 	RUSTFLAGS="$(RUSTFLAGS) $(RUSTFLAGS_NATIVE) -C profile-generate=$(PGO_DIR)/profiles" CARGO_TARGET_DIR=target/pgo/gen cargo build --release --target $(HOST) $(CARGO_FEATURES)
 	target/pgo/gen/$(HOST)/release/rookery bench | tail -n 1 | cut -d' ' -f1 > $(PGO_DIR)/bench-instrumented
