@@ -295,7 +295,10 @@ impl Worker {
     /// Counts a node and says whether the search must stop.
     fn tick(&mut self, shared: &Shared) -> bool {
         self.nodes += 1;
-        if let Some(limit) = shared.node_limit
+        // A node budget holds once the first iteration is complete: however small the budget,
+        // the move played is one the search scored.
+        let node_limit = shared.node_limit.filter(|_| self.completed_depth >= 1);
+        if let Some(limit) = node_limit
             && shared.nodes.len() == 1
             && self.nodes >= limit
         {
@@ -308,7 +311,7 @@ impl Worker {
             if shared
                 .external_stop
                 .is_some_and(|s| s.load(Ordering::Relaxed))
-                || shared.node_limit.is_some_and(|l| shared.total_nodes() >= l)
+                || node_limit.is_some_and(|l| shared.total_nodes() >= l)
                 || self.time.as_mut().is_some_and(|t| t.hard_expired())
             {
                 shared.stop.store(true, Ordering::Relaxed);
