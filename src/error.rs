@@ -372,6 +372,9 @@ pub enum GameProblem {
     Score(i64),
     /// Bytes left after the game's fields.
     LeftOver(usize),
+    /// A packed log's coded stream that ends before its games do, runs on after them, or codes
+    /// a number no field can hold.
+    Coded(&'static str),
 }
 
 impl fmt::Display for GameProblem {
@@ -391,6 +394,7 @@ impl fmt::Display for GameProblem {
             }
             GameProblem::Score(s) => write!(f, "score {s}"),
             GameProblem::LeftOver(n) => write!(f, "{n} bytes left over"),
+            GameProblem::Coded(what) => write!(f, "the coded stream {what}"),
         }
     }
 }

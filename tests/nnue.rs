@@ -343,18 +343,49 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
         stats.contains(&format!("positions: {}", made_bytes.len() / 32)),
         "{stats}"
     );
-    let logs = std::fs::metadata(root.join("packed/chunk-000000.games"))
-        .unwrap()
-        .len();
-    assert!(logs * 5 < made_bytes.len() as u64, "{logs} bytes of logs");
-    // Unpacked: the records and the manifest as the generator wrote them.
+    // Packed: the coded form, smaller than the generator's plain log even for four games (the
+    // coder's models learn as they go: a whole chunk packs far smaller, the test below).
+    let log_of = |set: &str| std::fs::read(root.join(set).join("chunk-000000.games")).unwrap();
+    let (packed_log, plain_log) = (log_of("packed"), log_of("made"));
+    assert!(packed_log.starts_with(b"RKGAMES2") && plain_log.starts_with(b"RKGAMES1"));
+    assert!(
+        packed_log.len() < plain_log.len(),
+        "{} bytes packed, {} plain",
+        packed_log.len(),
+        plain_log.len()
+    );
+    // Unpacked: the records, the logs and the manifest as the generator wrote them.
     let o = rookery(&["data", "unpack", &packed, "--out", &restored]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(chunk_bytes(&restored), made_bytes);
+    assert_eq!(log_of("restored"), plain_log);
     assert_eq!(
         std::fs::read(root.join("restored/manifest.json")).unwrap(),
         std::fs::read(root.join("made/manifest.json")).unwrap()
     );
+    // A copy that holds a chunk as a plain log (packed before logs were coded) keeps it plain,
+    // brought up to date as it grows.
+    let old_copy = path("old-copy");
+    std::fs::create_dir_all(&old_copy).unwrap();
+    for name in ["chunk-000000.games", "manifest.json"] {
+        std::fs::copy(
+            root.join("made").join(name),
+            root.join("old-copy").join(name),
+        )
+        .unwrap();
+    }
+    let grown = path("grown");
+    let o = rookery(&["data", "unpack", &packed, "--out", &grown]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(datagen(&grown, "6").status.success());
+    let o = rookery(&["data", "pack", &grown, "--out", &old_copy]);
+    assert!(
+        o.status.success() && text(&o).contains("of 10 games in 1 chunks packed"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(log_of("old-copy"), log_of("grown"));
+    assert!(log_of("old-copy").starts_with(&plain_log));
     // Training filters: plies come from the logs (the packed set and the full one agree), the
     // score from the records; a file of bare records cannot skip plies.
     let filtered = |data: &str, extra: &[&str]| {
@@ -998,6 +1029,44 @@ fn the_net_is_the_default_and_the_hand_crafted_evaluation_stays_where_it_is_aske
     let a = nodes(&mut Rookery::new(5), &weak(Evaluation::builtin_net()));
     let b = nodes(&mut Rookery::new(5), &weak(Evaluation::Hce));
     assert_eq!(a, b);
+}
+
+/// A data set of the repository, unpacked and packed again: at most three bytes a position in
+/// the coded form, and unpacked from it, the plain logs and records it came from.
+#[test]
+fn a_self_play_set_packs_within_three_bytes_a_position_and_back() {
+    let root = std::env::temp_dir().join(format!("rookery-dense-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let path = |name: &str| root.join(name).to_str().unwrap().to_string();
+    let o = rookery(&[
+        "data",
+        "unpack",
+        "data/selfplay/gen6-b",
+        "--out",
+        &path("plain"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = rookery(&["data", "pack", &path("plain"), "--out", &path("dense")]);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = text(&o);
+    let per_position: f64 = t
+        .split(" bytes a position")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(per_position <= 3.0, "{t}");
+    let o = rookery(&["data", "unpack", &path("dense"), "--out", &path("back")]);
+    assert!(o.status.success(), "{}", text(&o));
+    for entry in std::fs::read_dir(root.join("plain")).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert!(
+            std::fs::read(root.join("plain").join(&name)).unwrap()
+                == std::fs::read(root.join("back").join(&name)).unwrap(),
+            "{name:?} differs"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]

@@ -26,6 +26,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
 use super::Record;
+use super::packed::{MAGIC_PACKED, read_packed};
 use crate::core::bytes::{Put, Reader, unzigzag, zigzag};
 use crate::core::game::{fen_of, parse_fen};
 use crate::error::{DataProblem, Error, GameProblem};
@@ -49,7 +50,7 @@ pub struct GameLog {
 
 /// A move's place in the canonical order: from square, to square, promotion, and castling last
 /// where a king's move and castling meet on one square (Chess960).
-fn move_key(m: Move) -> u32 {
+pub(super) fn move_key(m: Move) -> u32 {
     let castle = u32::from(m.is_castle());
     match UciMove::from_standard(m) {
         UciMove::Normal {
@@ -256,8 +257,12 @@ impl GameLog {
     }
 }
 
-/// The games of a log file's bytes (its magic first).
+/// The games of a log file's bytes (its magic first): a plain log, or a packed one
+/// (`data::packed`).
 pub fn read_log(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
+    if bytes.starts_with(MAGIC_PACKED) {
+        return read_packed(bytes);
+    }
     let mut r = Reader::new(bytes);
     if r.take(MAGIC.len(), "the magic").ok() != Some(&MAGIC[..]) {
         return Err(Error::data("", DataProblem::NotALog { magic: MAGIC }));

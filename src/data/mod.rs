@@ -18,9 +18,11 @@
 //! A data set is a file of records, or a directory of chunk files with a `manifest.json` (see
 //! [`store`]). [`import`] makes records from engine games in PGN (fastchess's, OpenBench's).
 
+pub mod coder;
 pub mod filter;
 pub mod games;
 pub mod import;
+pub mod packed;
 pub mod store;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};

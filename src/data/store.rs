@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::filter::{Filter, Filtered};
 use super::games::{GameLog, MAGIC, read_log};
+use super::packed::{MAGIC_PACKED, write_packed};
 use super::{RECORD_SIZE, Record, parse_records, records_to_bytes};
 use crate::error::{DataProblem, Error};
 
@@ -485,8 +486,10 @@ fn prepare_out(from: &Path, to: &Path) -> Result<Option<Manifest>, Error> {
 
 /// Copies the game logs and the manifest of the data directory `from` into `to`, each log checked
 /// by replaying it: a data set small enough to keep in a repository, which `unpack` (or any
-/// reader of data sets) turns back into its records. Chunks without a log are left out of the
-/// copy's manifest; a copy made before is brought up to date.
+/// reader of data sets) turns back into its records. Each chunk's log is written packed
+/// (`data::packed`), except one the copy already holds as a plain log, which stays plain and
+/// grows as before. Chunks without a log are left out of the copy's manifest; a copy made before
+/// is brought up to date.
 pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
     let (src, dst) = (Path::new(from), Path::new(to));
     let mut m = data_manifest(src)?;
@@ -509,18 +512,45 @@ pub fn pack(from: &str, to: &str) -> Result<Packed, Error> {
     }
     let mut done = Packed::default();
     let mut kept = Vec::new();
-    for c in m.chunks.drain(..) {
+    for mut c in m.chunks.drain(..) {
         let Some(log_bytes) = c.log_bytes else {
             done.without_log += 1;
             continue;
         };
-        log_chunk_records(src, &c, log_bytes)?;
-        copy_log(src, dst, &c, log_bytes, &mut done)?;
+        let games = log_chunk_games(src, &c, log_bytes)?;
+        // A chunk the copy holds as a plain log stays one (only growing); others are packed.
+        if log_magic(dst, &c) == Some(*MAGIC) || log_magic(src, &c) == Some(*MAGIC_PACKED) {
+            copy_log(src, dst, &c, log_bytes, &mut done)?;
+        } else {
+            let bytes = write_packed(&games)?;
+            c.log_bytes = Some(bytes.len() as u64);
+            write_log(dst, &c, &bytes, &mut done)?;
+        }
         kept.push(c);
     }
     m.chunks = kept;
     write_manifest(dst, &m)?;
     Ok(done)
+}
+
+/// The first eight bytes of the chunk `c`'s game log in `dir`, if it has one that long.
+fn log_magic(dir: &Path, c: &Chunk) -> Option<[u8; 8]> {
+    let mut head = [0u8; 8];
+    std::fs::File::open(dir.join(c.log_file()))
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .ok()
+        .map(|()| head)
+}
+
+/// Writes `bytes` as the chunk's game log in `dst`, and counts the chunk in `done`.
+fn write_log(dst: &Path, c: &Chunk, bytes: &[u8], done: &mut Packed) -> Result<(), Error> {
+    let target = dst.join(c.log_file());
+    std::fs::write(&target, bytes).map_err(|e| Error::io(target.display(), e))?;
+    done.chunks += 1;
+    done.positions += c.positions;
+    done.games += c.next_game - c.first_game;
+    done.log_bytes += bytes.len() as u64;
+    Ok(())
 }
 
 /// Copies a chunk's game log, its first `log_bytes` (what the manifest vouches for), from `src`
@@ -534,19 +564,13 @@ fn copy_log(
 ) -> Result<(), Error> {
     let name = c.log_file();
     let bytes = std::fs::read(src.join(&name)).map_err(|e| Error::io(name.as_str(), e))?;
-    let target = dst.join(&name);
-    std::fs::write(&target, &bytes[..log_bytes as usize])
-        .map_err(|e| Error::io(target.display(), e))?;
-    done.chunks += 1;
-    done.positions += c.positions;
-    done.games += c.next_game - c.first_game;
-    done.log_bytes += log_bytes;
-    Ok(())
+    write_log(dst, c, &bytes[..log_bytes as usize], done)
 }
 
 /// Turns the game logs of a data directory (`pack`'s) back into a full data directory `to`:
-/// record files, logs and manifest, byte for byte what the generator wrote, so that `rookery
-/// datagen` goes on in it and training reads it without replaying the games.
+/// record files, logs and manifest, byte for byte what the generator wrote (packed logs as the
+/// plain ones it writes), so that `rookery datagen` goes on in it and training reads it without
+/// replaying the games.
 pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
     let (src, dst) = (Path::new(from), Path::new(to));
     let m = data_manifest(src)?;
@@ -557,7 +581,8 @@ pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
         )));
     }
     let mut done = Packed::default();
-    for c in &m.chunks {
+    let mut m = m;
+    for c in &mut m.chunks {
         let Some(log_bytes) = c.log_bytes else {
             return Err(Error::Invalid(format!(
                 "{}: chunk {} has no game log",
@@ -565,10 +590,21 @@ pub fn unpack(from: &str, to: &str) -> Result<Packed, Error> {
                 c.file
             )));
         };
-        let records = log_chunk_records(src, c, log_bytes)?;
+        let games = log_chunk_games(src, c, log_bytes)?;
+        let records: Vec<Record> = games.iter().flat_map(GameLog::records).collect();
         let target = dst.join(&c.file);
         save(&target.to_string_lossy(), &records)?;
-        copy_log(src, dst, c, log_bytes, &mut done)?;
+        if log_magic(src, c) == Some(*MAGIC_PACKED) {
+            // The generator's own form, which it goes on appending to: a plain log.
+            let mut plain = MAGIC.to_vec();
+            for g in &games {
+                g.encode(&mut plain)?;
+            }
+            c.log_bytes = Some(plain.len() as u64);
+            write_log(dst, c, &plain, &mut done)?;
+        } else {
+            copy_log(src, dst, c, log_bytes, &mut done)?;
+        }
     }
     write_manifest(dst, &m)?;
     Ok(done)
