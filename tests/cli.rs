@@ -160,6 +160,83 @@ fn analyse_scores_every_move() {
     assert!(v["nodes"].as_u64().unwrap() > 48);
 }
 
+/// `analyse` ranks by the scores it prints and names as best the move it ranks first, in text
+/// and JSON, whatever the limit: a finished depth or a time that cuts an iteration short; moves
+/// a limit left unscored come last, marked and counted.
+#[test]
+fn analyse_ranks_by_its_scores_and_names_the_first_row_best() {
+    let positions = [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        MIDDLEGAME,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ];
+    let limits: [&[&str]; 7] = [
+        &["--depth", "1"],
+        &["--depth", "3"],
+        &["--depth", "6"],
+        &["--movetime", "1"],
+        &["--movetime", "30"],
+        &["--movetime", "200"],
+        &["--movetime", "5"],
+    ];
+    // A score as a number that orders mates beyond every centipawn score.
+    let value = |m: &serde_json::Value| -> Option<i64> {
+        match (m["score_cp"].as_i64(), m["mate"].as_i64()) {
+            (Some(cp), _) => Some(cp),
+            (None, Some(n)) if n > 0 => Some(1_000_000 - n),
+            (None, Some(n)) => Some(-1_000_000 - n),
+            (None, None) => None,
+        }
+    };
+    for fen in positions {
+        for limit in limits {
+            let what = format!("{fen} {limit:?}");
+            let mut args = vec!["analyse", "--fen", fen];
+            args.extend_from_slice(limit);
+            let o = rookery(&[&args[..], &["--json"]].concat());
+            assert!(o.status.success(), "{what}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let moves = v["moves"].as_array().unwrap();
+            assert_eq!(v["best"], moves[0]["move"], "{what}");
+            assert_eq!(v["pv"][0], moves[0]["move"], "{what}");
+            let values: Vec<Option<i64>> = moves.iter().map(value).collect();
+            assert!(values[0].is_some(), "{what}: the best move has no score");
+            assert_eq!(
+                value(&v),
+                values[0],
+                "{what}: the score is not the first row's"
+            );
+            // Scored rows in order, then the unscored ones.
+            let scored: Vec<i64> = values.iter().map_while(|x| *x).collect();
+            assert!(
+                scored.windows(2).all(|w| w[0] >= w[1]),
+                "{what}: {values:?}"
+            );
+            let unscored = values.len() - scored.len();
+            assert!(values[scored.len()..].iter().all(Option::is_none), "{what}");
+            assert_eq!(v["unscored"], unscored, "{what}");
+            // The text names the same first row best, and marks what is unscored.
+            let o = rookery(&args);
+            let text = stdout(&o);
+            let first = text
+                .lines()
+                .find(|l| l.starts_with("  1. "))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .unwrap_or_else(|| panic!("{what}: {text}"));
+            assert!(
+                text.contains(&format!("Best:     {first}\n")),
+                "{what}: {text}"
+            );
+            assert_eq!(
+                text.contains("the limit left unscored"),
+                unscored > 0 && text.contains("-: "),
+                "{what}: {text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn tree_counts_and_draws() {
     let o = rookery(&[

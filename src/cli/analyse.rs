@@ -9,7 +9,7 @@ use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::Game;
 use crate::core::game::{san, san_line, uci};
 use crate::core::score::{format_score, mate_moves};
-use crate::engine::Bound;
+use crate::engine::{Analysis, Bound};
 use crate::error::Error;
 
 #[derive(Args, Debug)]
@@ -42,8 +42,9 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
     let mut limits = args.search.limits(engine.as_ref());
     limits.score_all_moves = true;
     let mut a = engine.analyse(&game, &limits);
-    a.sort_moves();
+    rank(&mut a);
     let pos = game.position();
+    let unscored = a.moves.iter().filter(|s| s.score.is_none()).count();
     if args.json {
         let moves: Vec<_> = a
             .moves
@@ -71,6 +72,7 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
             "nodes": a.nodes,
             "time_ms": a.elapsed.as_millis() as u64,
             "book": a.from_book,
+            "unscored": unscored,
             "moves": moves,
         });
         println!(
@@ -93,10 +95,16 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
             (Some(v), Bound::Exact) => format_score(v),
             (Some(v), Bound::Upper) => format!("<={}", format_score(v)),
             (Some(v), Bound::Lower) => format!(">={}", format_score(v)),
-            (None, _) => String::new(),
+            (None, _) => "-".to_string(),
         };
         let weight = s.weight.map_or(String::new(), |w| format!(" weight {w}"));
         println!("{:>3}. {:<8} {:>8}{weight}", i + 1, san(pos, s.mv), score);
+    }
+    if unscored > 0 && a.moves.iter().any(|s| s.score.is_some()) {
+        println!(
+            "          (-: {unscored} move{} the limit left unscored)",
+            if unscored == 1 { "" } else { "s" }
+        );
     }
     if let Some(best) = a.best {
         println!("Best:     {}", san(pos, best));
@@ -120,4 +128,32 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
         if a.from_book { ", from the book" } else { "" }
     );
     Ok(0)
+}
+
+/// Ranks the moves by their scores, best first (the move the engine chose first among equals,
+/// unscored moves last), and makes the best move and its line the first row's.
+fn rank(a: &mut Analysis) {
+    let chosen = a.best;
+    a.moves.sort_by_key(|m| {
+        (
+            std::cmp::Reverse(m.score.unwrap_or(i32::MIN)),
+            Some(m.mv) != chosen,
+        )
+    });
+    let Some(first) = a.moves.first() else {
+        return;
+    };
+    if first.score.is_none() && chosen.is_some() {
+        // Nothing scored (a book move, a random mover): the engine's choice stands.
+        return;
+    }
+    if chosen != Some(first.mv) {
+        a.best = Some(first.mv);
+        a.score = first.score;
+        a.pv = a
+            .lines
+            .iter()
+            .find(|l| l.pv.first() == Some(&first.mv))
+            .map_or_else(|| vec![first.mv], |l| l.pv.clone());
+    }
 }

@@ -95,6 +95,9 @@ pub struct RootMove {
     pub previous_score: i32,
     pub bound: Bound,
     pub pv: Vec<Move>,
+    /// The line of the last completed iteration (kept with several lines only: an iteration
+    /// cut short reports the one before it).
+    pub previous_pv: Vec<Move>,
     pub seldepth: usize,
     /// Nodes spent on this move's subtree, over all iterations (for time management).
     pub nodes: u64,
@@ -250,6 +253,7 @@ impl Worker {
                 previous_score: -INFINITY,
                 bound: Bound::Upper,
                 pv: vec![mv],
+                previous_pv: Vec::new(),
                 seldepth: 0,
                 nodes: 0,
             })
@@ -1372,8 +1376,14 @@ impl Worker {
                 break;
             }
             self.completed_depth = depth;
+            // A later line can score above an earlier one (each has its own window): the lines
+            // are reported, and the first played, best first.
+            self.root_moves[..multipv].sort_by_key(|r| std::cmp::Reverse(r.score));
             for r in &mut self.root_moves {
                 r.previous_score = r.score;
+                if multipv > 1 {
+                    r.previous_pv.clone_from(&r.pv);
+                }
             }
             if self.id != 0 {
                 continue;
@@ -1456,7 +1466,30 @@ impl Worker {
     /// The analysis of this thread after the last completed iteration (the best move of an
     /// iteration cut short, when that found one); the nodes and hits are every thread's.
     pub fn analysis(&self, shared: &Shared, multipv: usize) -> Analysis {
-        let lines: Vec<PvLine> = self.root_moves[..multipv.min(self.root_moves.len())]
+        // Several lines and an iteration cut short: its lines are part searched, some not at
+        // all, so the last completed iteration speaks for every line, best first.
+        let cut_short_lines: Option<Vec<RootMove>> =
+            (multipv > 1 && self.root_depth > self.completed_depth && self.completed_depth > 0)
+                .then(|| {
+                    let mut done: Vec<RootMove> = self
+                        .root_moves
+                        .iter()
+                        .map(|r| RootMove {
+                            score: r.previous_score,
+                            bound: Bound::Exact,
+                            pv: if r.previous_pv.is_empty() {
+                                vec![r.mv]
+                            } else {
+                                r.previous_pv.clone()
+                            },
+                            ..r.clone()
+                        })
+                        .collect();
+                    done.sort_by_key(|r| std::cmp::Reverse(r.score));
+                    done
+                });
+        let root_moves = cut_short_lines.as_deref().unwrap_or(&self.root_moves);
+        let lines: Vec<PvLine> = root_moves[..multipv.min(root_moves.len())]
             .iter()
             .filter(|r| r.score > -INFINITY)
             .map(|r| PvLine {
@@ -1465,13 +1498,12 @@ impl Worker {
                 pv: r.pv.clone(),
             })
             .collect();
-        let best = self.root_moves.first();
+        let best = root_moves.first();
         Analysis {
             best: best.map(|r| r.mv),
             score: best.map(|r| r.score).filter(|&s| s > -INFINITY),
             pv: best.map(|r| r.pv.clone()).unwrap_or_default(),
-            moves: self
-                .root_moves
+            moves: root_moves
                 .iter()
                 .map(|r| ScoredMove {
                     mv: r.mv,
@@ -1481,12 +1513,7 @@ impl Worker {
                 })
                 .collect(),
             depth: self.completed_depth.max(0) as u32,
-            seldepth: self
-                .root_moves
-                .iter()
-                .map(|r| r.seldepth)
-                .max()
-                .unwrap_or(0) as u32,
+            seldepth: root_moves.iter().map(|r| r.seldepth).max().unwrap_or(0) as u32,
             nodes: shared.total_nodes().max(self.nodes),
             elapsed: self.time.as_ref().map_or(Duration::ZERO, |t| t.elapsed()),
             from_book: false,
