@@ -364,6 +364,63 @@ fn play_in_the_terminal() {
     assert!(text.contains(" 8  r  n  b  q  k  b  n  r  8"), "{text}");
 }
 
+/// A newcomer's game: castling with zeros, an empty line, a mistyped move, help, a promotion
+/// without its piece, a `quit` taken back and one confirmed; one board a move; the prompt says
+/// when the side to move is in check; the engine is shown thinking.
+#[test]
+fn a_newcomers_game_is_clear_at_every_answer() {
+    let input = "0-0\n\nxyz\nhelp\na8\nquit\nn\nquit\ny\n";
+    let o = rookery_with_input(
+        &[
+            "play",
+            "--engine",
+            "greedy",
+            "--seed",
+            "1",
+            "--ascii",
+            "--fen",
+            "4k3/P7/8/8/8/8/8/4K2R w K - 0 1",
+        ],
+        input,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for says in [
+        "You play O-O.",
+        "greedy is thinking...",
+        "Type a move (e4, Nf3, O-O), or 'help'.",
+        "move 'xyz': not a move",
+        "Commands: moves",
+        "You play a8=Q+.",
+        "Leave this game unfinished? (y/n) Playing on.",
+        "Game over: * (game left unfinished)",
+        "1. O-O ",
+        " 2. a8=Q+ ",
+    ] {
+        assert!(text.contains(says), "{says:?} in {text}");
+    }
+    // One board before each of the person's three turns, none between.
+    let boards = text.lines().filter(|l| l.starts_with(" 8 ")).count();
+    assert_eq!(boards, 3, "{text}");
+    // In check, the prompt says so.
+    let o = rookery_with_input(
+        &[
+            "play",
+            "--engine",
+            "greedy",
+            "--ascii",
+            "--fen",
+            "4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
+        ],
+        "quit\ny\n",
+    );
+    assert!(
+        stdout(&o).contains("Your move (you are in check): "),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn play_to_mate_writes_pgn() {
     let pgn = temp("play.pgn");

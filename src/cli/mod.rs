@@ -36,7 +36,9 @@ use crate::tb::Syzygy;
 #[command(
     name = "rookery",
     version,
-    about = "Rookery: a chess engine ladder from random mover to alpha-beta with tables, and the tools to measure it",
+    about = "Rookery: a chess engine. `rookery play` plays it in the terminal; with no command it is a UCI \
+engine for chess GUIs (Arena, cutechess, En Croissant, lichess-bot). Beside it: the tutorial's ladder of small \
+engines, and the tools to measure them",
     long_about = None
 )]
 pub struct Cli {
@@ -46,12 +48,12 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Play against Rookery (or any engine of the ladder) in the terminal
+    Play(play::PlayArgs),
     /// Speak UCI on standard input and output (what chess GUIs launch; also the default)
     Uci,
     /// List the engines of the ladder and the idea each adds
     Engines,
-    /// Play against an engine in the terminal
-    Play(play::PlayArgs),
     /// Let two engines play one game
     Game(game::GameArgs),
     /// Score every legal move of a position with an engine
@@ -95,7 +97,7 @@ pub enum Command {
     Epd(epd::EpdArgs),
     /// [test only] A scripted engine that crashes, hangs or cheats on request: the match
     /// runner's tests play against it; not an engine to use
-    #[command(name = "fake-engine")]
+    #[command(name = "fake-engine", hide = true)]
     FakeEngine(fake::FakeArgs),
     /// Rookery Lab: play, watch and take apart every engine in the browser (a local web server)
     #[cfg(feature = "lab")]

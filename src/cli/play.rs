@@ -1,5 +1,6 @@
-//! `rookery play`: a person plays an engine in the terminal. Moves in SAN or UCI; `moves`,
-//! `undo`, `hint`, `resign`, `help`; `quit`, `exit` or an empty line leave.
+//! `rookery play`: a person plays an engine in the terminal. Moves as people type them (SAN, UCI,
+//! long algebraic, `0-0`, a promotion without its piece for a queen); `moves`, `undo`, `hint`,
+//! `resign`, `help`; `quit` or `exit` leave after a yes. One board a move, before the person's.
 
 use std::io::{BufRead, Write};
 
@@ -8,7 +9,7 @@ use shakmaty::{Color, Position};
 
 use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::draw::draw;
-use crate::core::game::{parse_move, san, san_line};
+use crate::core::game::{parse_human_move, san, san_line};
 use crate::core::score::format_score;
 use crate::core::{Game, Rng, Termination};
 use crate::driver::{GameEnd, Header, rules_end, save_pgn};
@@ -44,9 +45,9 @@ pub struct PlayArgs {
     pub engine_args: EngineArgs,
 }
 
-const HELP: &str = "Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).\n\
-Commands: moves (list legal moves), undo (take back your last move), hint (ask the engine),\n\
-resign, help, quit / exit / empty line (leave).";
+const HELP: &str = "Enter a move as you would write it: Nf3, exd5, O-O or 0-0, e8=Q (or e8: a queen),\n\
+g1f3, d2-d4. Commands: moves (list the legal moves), undo (take back your last move),\n\
+hint (ask the engine), resign, help, quit or exit (leave the game).";
 
 pub fn run(args: PlayArgs) -> Result<i32, Error> {
     let stdin = std::io::stdin();
@@ -87,9 +88,11 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     )
     .map_err(io)?;
 
+    // One board a move: before the person's turn, with the engine's reply on it, and at the end.
     let mut redraw = true;
     let ending = loop {
-        if redraw {
+        let end = rules_end(&game);
+        if redraw && (end.is_some() || game.position().turn() == human) {
             writeln!(
                 out,
                 "\n{}",
@@ -98,10 +101,12 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             .map_err(io)?;
             redraw = false;
         }
-        if let Some(end) = rules_end(&game) {
+        if let Some(end) = end {
             break end;
         }
         if game.position().turn() != human {
+            writeln!(out, "{} is thinking...", engine.name()).map_err(io)?;
+            out.flush().map_err(io)?;
             let analysis = engine.analyse(&game, &limits);
             let Some(m) = analysis.best else {
                 return Err(Error::Invalid("the engine found no move".into()));
@@ -133,7 +138,12 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             redraw = true;
             continue;
         }
-        write!(out, "Your move: ").map_err(io)?;
+        let check = if game.position().is_check() {
+            " (you are in check)"
+        } else {
+            ""
+        };
+        write!(out, "Your move{check}: ").map_err(io)?;
         out.flush().map_err(io)?;
         let mut line = String::new();
         if input.read_line(&mut line).map_err(io)? == 0 {
@@ -141,7 +151,20 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
             break left_game();
         }
         match line.trim().to_ascii_lowercase().as_str() {
-            "" | "quit" | "exit" => break left_game(),
+            "" => writeln!(out, "Type a move (e4, Nf3, O-O), or 'help'.").map_err(io)?,
+            "quit" | "exit" | "q" => {
+                write!(out, "Leave this game unfinished? (y/n) ").map_err(io)?;
+                out.flush().map_err(io)?;
+                let mut answer = String::new();
+                let read = input.read_line(&mut answer).map_err(io)?;
+                if read == 0 || matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+                    if read == 0 {
+                        writeln!(out).map_err(io)?;
+                    }
+                    break left_game();
+                }
+                writeln!(out, "Playing on.").map_err(io)?;
+            }
             "help" | "?" => writeln!(out, "{HELP}").map_err(io)?,
             "moves" => {
                 let pos = game.position();
@@ -186,8 +209,9 @@ pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
                 }
             }
             "resign" => break GameEnd::resignation(human),
-            _ => match parse_move(game.position(), &line) {
+            _ => match parse_human_move(game.position(), &line) {
                 Ok(m) => {
+                    writeln!(out, "You play {}.", san(game.position(), m)).map_err(io)?;
                     game.play(m)?;
                     redraw = true;
                 }

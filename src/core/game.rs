@@ -77,6 +77,64 @@ pub fn parse_move(pos: &Chess, text: &str) -> Result<Move, Error> {
     }
 }
 
+/// Reads a move as a person types it: what `parse_move` reads, and besides castling with zeros
+/// or small letters (`0-0`, `o-o-o`), long algebraic notation (`d2-d4`, `Ng1-f3`, `e4xd5`), a
+/// piece letter in lower case (`nf3`; `b` is a pawn's file first, then a bishop), a promotion
+/// without its piece (`a8`, `bxa8`, `a7a8`: a queen) and trailing `!` and `?`. The error is
+/// `parse_move`'s for the text as typed.
+pub fn parse_human_move(pos: &Chess, text: &str) -> Result<Move, Error> {
+    let typed = text.trim();
+    let t = typed.trim_end_matches(['!', '?']);
+    let first_error = match parse_move(pos, t) {
+        Ok(m) => return Ok(m),
+        Err(e) => e,
+    };
+    let mut readings: Vec<String> = Vec::new();
+    let check_marks = |s: &str| s.trim_end_matches(['+', '#']).to_string();
+    let castle = check_marks(&t.to_ascii_uppercase().replace('0', "O"));
+    if castle == "O-O" || castle == "O-O-O" {
+        readings.push(castle);
+    }
+    // Long algebraic: an optional piece letter, two squares, an optional promotion piece.
+    let bare: String = check_marks(t)
+        .chars()
+        .filter(|c| !matches!(c, '-' | 'x' | 'X' | '=' | ':'))
+        .collect();
+    // A piece letter before the squares, in either case: a letter followed by a file's letter.
+    let squares = match bare.as_bytes() {
+        [p, f, ..] if b"NBRQKnbrqk".contains(p) && f.is_ascii_alphabetic() => &bare[1..],
+        _ => &bare[..],
+    };
+    let b = squares.as_bytes();
+    if (4..=5).contains(&b.len())
+        && (b'a'..=b'h').contains(&b[0].to_ascii_lowercase())
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2].to_ascii_lowercase())
+        && (b'1'..=b'8').contains(&b[3])
+    {
+        let uci = squares.to_ascii_lowercase();
+        readings.push(uci.clone());
+        readings.push(format!("{uci}q"));
+    }
+    // A piece letter in lower case (a `b` that is not a pawn's file: a bishop).
+    let mut chars = t.chars();
+    if let Some(c) = chars.next()
+        && "nbrqk".contains(c)
+    {
+        readings.push(format!("{}{}", c.to_ascii_uppercase(), chars.as_str()));
+    }
+    // A promotion without its piece.
+    if !t.contains('=') {
+        let plain = check_marks(t);
+        readings.push(format!("{plain}=Q"));
+        readings.push(format!("{plain}q"));
+    }
+    readings
+        .iter()
+        .find_map(|r| parse_move(pos, r).ok())
+        .ok_or(first_error)
+}
+
 /// The move in SAN with check or mate suffix.
 pub fn san(pos: &Chess, m: Move) -> String {
     SanPlus::from_move(pos.clone(), m).to_string()
@@ -345,6 +403,50 @@ mod tests {
         g.undo();
         assert_eq!(g.ply(), 2);
         assert_eq!(g.san_moves(), "1. e4 e5");
+    }
+
+    #[test]
+    fn moves_as_people_type_them() {
+        let read = |fen: &str, text: &str| {
+            let pos = parse_fen(fen).unwrap();
+            parse_human_move(&pos, text).map(uci)
+        };
+        let castles = "r3k2r/pppq1ppp/2n2n2/2b1p3/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1";
+        for (text, want) in [
+            ("0-0", "e1g1"),
+            ("o-o", "e1g1"),
+            ("O-O", "e1g1"),
+            ("0-0-0", "e1c1"),
+            ("o-o-o+", "e1c1"),
+            ("Nf3-h4", "f3h4"),
+            ("nd5", "c3d5"),
+            ("a2-a4", "a2a4"),
+            ("h2h3!?", "h2h3"),
+            ("Qd2-e3", "d2e3"),
+        ] {
+            assert_eq!(read(castles, text).as_deref(), Ok(want), "{text}");
+        }
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(read(start, "d2-d4").as_deref(), Ok("d2d4"));
+        assert_eq!(read(start, "ng1-f3").as_deref(), Ok("g1f3"));
+        // A pawn's file first, then a bishop.
+        let b_file = "rnbqkbnr/ppp1pppp/8/8/8/2p5/PP1PPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(read(b_file, "bxc3").as_deref(), Ok("b2c3"));
+        let bishop = "rnbqkbnr/ppp1pppp/8/3p4/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(read(bishop, "bb5").as_deref(), Ok("f1b5"));
+        assert!(read(bishop, "e3xd4").is_err(), "no piece to take");
+        // A promotion without its piece is a queen.
+        let promote = "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
+        for text in ["a8", "a7a8", "a7-a8", "axb8", "a7xb8"] {
+            let got = read(promote, text).unwrap();
+            assert!(got.ends_with('q'), "{text}: {got}");
+        }
+        assert_eq!(read(promote, "a8=N").as_deref(), Ok("a7a8n"));
+        // What is no move keeps the error of the text as typed.
+        let e = read(start, "xyz").unwrap_err().to_string();
+        assert!(e.contains("'xyz'") && e.contains("not a move"), "{e}");
+        let e = read(start, "e2e5").unwrap_err().to_string();
+        assert!(e.contains("illegal"), "{e}");
     }
 
     #[test]
