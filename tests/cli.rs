@@ -364,6 +364,180 @@ fn play_in_the_terminal() {
     assert!(text.contains(" 8  r  n  b  q  k  b  n  r  8"), "{text}");
 }
 
+/// Bad input to each command is refused before any work: exit code 2, the error on one line
+/// (clap's own refusals of a value add its line "For more information, try '--help'."), nothing
+/// on standard output, and nothing written.
+#[test]
+fn bad_input_is_refused_before_any_work_and_nothing_is_written() {
+    let inputs = std::path::PathBuf::from(temp("refusal-inputs"));
+    std::fs::create_dir_all(&inputs).unwrap();
+    let empty = inputs.join("empty.epd");
+    std::fs::write(&empty, "").unwrap();
+    let suite = inputs.join("one.epd");
+    std::fs::write(
+        &suite,
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - bm Rd8#; id \"m1\";\n",
+    )
+    .unwrap();
+    let outputs = std::path::PathBuf::from(temp("refusal-outputs"));
+    let _ = std::fs::remove_dir_all(&outputs);
+    std::fs::create_dir_all(&outputs).unwrap();
+    let (empty, suite) = (empty.to_str().unwrap(), suite.to_str().unwrap());
+    let dir = outputs.to_str().unwrap();
+    let file = |name: &str| outputs.join(name).to_str().unwrap().to_string();
+    let (pgn, data, net) = (file("game.pgn"), file("data"), file("net.nnue"));
+    let missing_dir = file("no/such/dir/game.pgn");
+    let two = [
+        "--engine",
+        "engine=greedy",
+        "depth=1",
+        "--engine",
+        "engine=random",
+        "depth=1",
+    ];
+    let with = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        head.iter().chain(tail).map(|s| s.to_string()).collect()
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (with(&["play", "--pgn", dir], &[]), "a directory"),
+        (
+            with(
+                &[
+                    "game", "--white", "random", "--black", "random", "--pgn", dir,
+                ],
+                &[],
+            ),
+            "a directory",
+        ),
+        (
+            with(
+                &[
+                    "game",
+                    "--white",
+                    "random",
+                    "--black",
+                    "random",
+                    "--pgn",
+                    &missing_dir,
+                ],
+                &[],
+            ),
+            "no directory",
+        ),
+        (
+            with(&["tree", "--engine", "minimax", "--depth", "99"], &[]),
+            "would visit about",
+        ),
+        (
+            with(
+                &[
+                    "tree",
+                    "--engine",
+                    "alphabeta",
+                    "--depth",
+                    "3",
+                    "--dot",
+                    dir,
+                ],
+                &[],
+            ),
+            "a directory",
+        ),
+        (
+            with(&["tree", "--engine", "minimax", "--depth", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (with(&["analyse", "--depth", "0"], &[]), "0 is not in 1.."),
+        (
+            with(&["analyse", "--movetime", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (with(&["epd", empty], &[]), "no positions"),
+        (with(&["epd", suite, "--json", dir], &[]), "a directory"),
+        (
+            with(&["epd", suite, "--threads", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (with(&["epd", suite, "--hash", "0"], &[]), "0 is not in 1.."),
+        (with(&["perft", "--suite", empty], &[]), "no positions"),
+        (
+            with(&["perft", "--suite", suite, "--max-depth", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (
+            with(
+                &[
+                    "match",
+                    "--engine",
+                    "engine=greedy",
+                    "depth=1",
+                    "--engine",
+                    "cmd=/nonexistent",
+                    "depth=1",
+                    "--pgn",
+                    &pgn,
+                ],
+                &[],
+            ),
+            "no program '/nonexistent'",
+        ),
+        (
+            with(&["match"], &two)
+                .into_iter()
+                .chain(["--concurrency".into(), "0".into()])
+                .collect(),
+            "0 is not in 1..",
+        ),
+        (
+            with(&["match"], &two)
+                .into_iter()
+                .chain(["--json".into(), dir.into()])
+                .collect(),
+            "a directory",
+        ),
+        (
+            with(&["ladder", "--concurrency", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (
+            with(&["datagen", "--out", &data, "--threads", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (
+            with(&["datagen", "--out", &data, "--hash", "0"], &[]),
+            "0 is not in 1..",
+        ),
+        (
+            with(
+                &["train", "--data", suite, "--out", &net, "--threads", "0"],
+                &[],
+            ),
+            "0 is not in 1..",
+        ),
+        (
+            with(&["tune", "--data", suite, "--threads", "0"], &[]),
+            "0 is not in 1..",
+        ),
+    ];
+    for (args, says) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = rookery(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().filter(|l| !l.is_empty()).collect();
+        assert!(
+            lines.len() == 1
+                || (lines.len() == 2 && lines[1] == "For more information, try '--help'."),
+            "{args:?}: {err}"
+        );
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        let written: Vec<_> = std::fs::read_dir(&outputs).unwrap().collect();
+        assert!(written.is_empty(), "{args:?} wrote {written:?}");
+    }
+}
+
 /// A newcomer's game: castling with zeros, an empty line, a mistyped move, help, a promotion
 /// without its piece, a `quit` taken back and one confirmed; one board a move; the prompt says
 /// when the side to move is in check; the engine is shown thinking.

@@ -54,7 +54,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "N", requires = "verify")]
     pub verify_nodes: Option<u64>,
     /// Games at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub threads: usize,
     /// Seed of every random choice: the same seed gives the same data
     #[arg(long, default_value_t = 1)]
@@ -67,7 +67,7 @@ pub struct DatagenArgs {
     pub random_plies: u32,
     /// Hash table per thread in MB (small: searches of a few thousand nodes fill little of
     /// it, and a table that stays in the cache plays more games a second)
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub hash: usize,
     /// Label the positions of this PGN file instead of playing games
     #[arg(long, value_name = "FILE")]

@@ -39,16 +39,16 @@ pub struct EpdArgs {
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// Depth per position
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Nodes per position
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search threads (the strong engine)
-    #[arg(long, default_value_t = default_spin("Threads") as usize)]
+    #[arg(long, default_value_t = default_spin("Threads") as usize, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub threads: usize,
     /// Hash table in MB (the strong engine)
-    #[arg(long, default_value_t = default_spin("Hash") as usize)]
+    #[arg(long, default_value_t = default_spin("Hash") as usize, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub hash: usize,
     /// Only the first N positions
     #[arg(long, value_name = "N")]
@@ -156,7 +156,13 @@ fn program(args: &EpdArgs, cmd: &str, limits: &Limits) -> Result<Box<dyn Player>
 }
 
 pub fn run(args: EpdArgs) -> Result<i32, Error> {
+    if let Some(path) = &args.json {
+        super::check_output(path, "--json")?;
+    }
     let mut records = epd::read(&args.file)?;
+    if records.is_empty() {
+        return Err(Error::Invalid(format!("{}: no positions", args.file)));
+    }
     if let Some(n) = args.limit {
         records.truncate(n);
     }

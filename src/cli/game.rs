@@ -43,6 +43,9 @@ pub struct GameArgs {
 }
 
 pub fn run(args: GameArgs) -> Result<i32, Error> {
+    if let Some(path) = &args.pgn {
+        super::check_output(path, "--pgn")?;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let (game, end, seed) = play_game(&args, &mut out)?;

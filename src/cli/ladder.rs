@@ -32,7 +32,7 @@ pub struct LadderArgs {
     #[arg(long, value_name = "FILE")]
     pub openings: Option<String>,
     /// Games at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub concurrency: usize,
     /// Adjudicate a draw after this many moves
     #[arg(long, default_value_t = 150)]

@@ -44,7 +44,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 2)]
     pub games: u32,
     /// Games played at once
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub concurrency: usize,
     /// round-robin (everyone plays everyone) or gauntlet (the first engine plays every other)
     #[arg(long, default_value = "round-robin", value_parser = ["round-robin", "gauntlet"])]
@@ -316,6 +316,30 @@ fn parse_adjudication(args: &MatchArgs) -> Result<Adjudication, Error> {
     Ok(adj)
 }
 
+/// Whether `cmd` names a program that can be started: a path to an executable file, or a name
+/// found on `PATH`.
+fn is_program(cmd: &str) -> bool {
+    let executable = |p: &std::path::Path| {
+        p.is_file() && {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                p.metadata()
+                    .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+            }
+            #[cfg(not(unix))]
+            {
+                true
+            }
+        }
+    };
+    if cmd.contains(std::path::MAIN_SEPARATOR) || cmd.contains('/') {
+        return executable(std::path::Path::new(cmd));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| executable(&d.join(cmd))))
+}
+
 /// Builds the configuration a command line asks for.
 pub fn config(args: &MatchArgs) -> Result<Config, Error> {
     if args.engines.len() < 2 {
@@ -330,6 +354,17 @@ pub fn config(args: &MatchArgs) -> Result<Config, Error> {
             parse_player(&all, i, args.seed)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // A program that cannot start would lose every game by forfeit: refused before the first.
+    for p in &players {
+        if let Kind::External { cmd, .. } = &p.kind
+            && !is_program(cmd)
+        {
+            return Err(Error::Invalid(format!(
+                "player '{}': no program '{cmd}' (not found, or not executable)",
+                p.name
+            )));
+        }
+    }
     let mut openings = match &args.openings {
         Some(path) => runner::load_openings(path)?,
         None => Vec::new(),
@@ -604,6 +639,11 @@ pub fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
 }
 
 pub fn run(args: MatchArgs) -> Result<i32, Error> {
+    for (path, option) in [(&args.pgn, "--pgn"), (&args.json, "--json")] {
+        if let Some(path) = path {
+            super::check_output(path, option)?;
+        }
+    }
     let cfg = config(&args)?;
     let sprt = if args.sprt.is_empty() {
         None

@@ -245,10 +245,10 @@ impl EngineArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct SearchArgs {
     /// Search depth in plies [default: the engine's own]
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Time per move in milliseconds (iterative engines)
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
 }
 
@@ -264,6 +264,37 @@ impl SearchArgs {
             ..Limits::default()
         }
     }
+}
+
+/// Checks, before any work, that `path` can take the output `option` names: not a directory,
+/// in a directory that exists, and writable if it exists already. Nothing is created.
+pub fn check_output(path: &str, option: &str) -> Result<(), Error> {
+    let p = std::path::Path::new(path);
+    if path.is_empty() {
+        return Err(Error::Invalid(format!("{option}: an empty path")));
+    }
+    if p.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{option} {path}: a directory; give a file name"
+        )));
+    }
+    let parent = p
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    if !parent.is_dir() {
+        return Err(Error::Invalid(format!(
+            "{option} {path}: no directory {}",
+            parent.display()
+        )));
+    }
+    if p.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(p)
+            .map_err(|e| Error::io(path, e))?;
+    }
+    Ok(())
 }
 
 /// The strong engine, used when no engine is named.

@@ -24,7 +24,7 @@ pub struct PerftArgs {
     #[arg(long, value_name = "FILE")]
     pub suite: Option<String>,
     /// With --suite: check depths up to this one only
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_depth: Option<u32>,
 }
 
@@ -63,6 +63,9 @@ fn run_suite(path: &str, max_depth: u32) -> Result<i32, Error> {
     let text = crate::core::memory::read_text(path.as_ref(), crate::core::memory::MAX_INPUT)
         .map_err(|e| Error::io(path, e))?;
     let cases = parse_suite(&text)?;
+    if cases.is_empty() {
+        return Err(Error::Invalid(format!("{path}: no positions")));
+    }
     let start = Instant::now();
     let (mut passed, mut failed) = (0, 0);
     for (i, case) in cases.iter().enumerate() {

@@ -59,6 +59,9 @@ pub fn run(args: PlayArgs) -> Result<i32, Error> {
 
 /// The game loop, on any input and output (tests drive it with strings).
 pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Error> {
+    if let Some(path) = &args.pgn {
+        super::check_output(path, "--pgn")?;
+    }
     let mut game = Game::from_optional_fen(args.fen.as_deref())?;
     let seed = args.engine_args.seed();
     let book = args.engine_args.load_book()?;

@@ -67,7 +67,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.0)]
     pub wdl: f32,
     /// Threads [default: every core]
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

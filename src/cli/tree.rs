@@ -19,7 +19,7 @@ pub struct TreeArgs {
     #[arg(long, value_enum)]
     pub engine: TreeEngine,
     /// Depth in plies
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: u32,
     /// The position [default: the initial position]
     #[arg(long)]
@@ -29,9 +29,46 @@ pub struct TreeArgs {
     pub dot: Option<String>,
 }
 
+/// The most positions a count is let to visit, by the estimate: a few minutes of counting.
+pub const MAX_ESTIMATE: f64 = 1e9;
+
+/// About how many positions `engine` visits to `depth` where `moves` are legal a ply: every one
+/// for minimax, about twice the square root of that with alpha-beta's cut-offs.
+fn estimate(engine: TreeEngine, moves: f64, depth: u32) -> f64 {
+    let b = moves.max(2.0);
+    match engine {
+        TreeEngine::Minimax => b.powi(depth as i32),
+        _ => b.powi(depth.div_ceil(2) as i32) + b.powi((depth / 2) as i32),
+    }
+}
+
 pub fn run(args: TreeArgs) -> Result<i32, Error> {
     let game = Game::from_optional_fen(args.fen.as_deref())?;
-    let depth = args.depth.max(1);
+    let depth = args.depth;
+    let moves = shakmaty::Position::legal_moves(game.position()).len() as f64;
+    if estimate(args.engine, moves, depth) > MAX_ESTIMATE {
+        let most = (1..depth)
+            .take_while(|&d| estimate(args.engine, moves, d) <= MAX_ESTIMATE)
+            .last()
+            .unwrap_or(1);
+        return Err(Error::Invalid(format!(
+            "--depth {depth}: {} would visit about {:.0e} positions from here ({moves} moves a ply); \
+             depth {most} or less counts in minutes",
+            args.engine.name(),
+            estimate(args.engine, moves, depth)
+        )));
+    }
+    // A drawing is small or refused: before the count, so a refusal costs nothing.
+    let drawing = match &args.dot {
+        Some(path) => {
+            super::check_output(path, "--dot")?;
+            Some(
+                tree::record(args.engine, &game, depth, MAX_DRAWN)
+                    .map_err(|e| Error::Invalid(format!("{e} (the most a drawing can show)")))?,
+            )
+        }
+        None => None,
+    };
     let (size, analysis) = tree::count(args.engine, &game, depth);
     let name = args.engine.name();
     println!("Search tree of {name} at depth {depth} from {}", game.fen());
@@ -49,9 +86,7 @@ pub fn run(args: TreeArgs) -> Result<i32, Error> {
         );
     }
     println!("Nodes: {}", size.positions());
-    if let Some(path) = &args.dot {
-        let tree = tree::record(args.engine, &game, depth, MAX_DRAWN)
-            .map_err(|e| Error::Invalid(format!("{e} (the most a drawing can show)")))?;
+    if let (Some(path), Some(tree)) = (&args.dot, drawing) {
         std::fs::write(path, tree.to_dot()).map_err(|e| Error::io(path, e))?;
         println!("Tree written to {path} ({} nodes drawn)", tree.nodes.len());
     }

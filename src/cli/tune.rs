@@ -29,7 +29,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub k: Option<f32>,
     /// Threads for the gradient [default: every core]
-    #[arg(long)]
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub threads: Option<usize>,
     /// Keep the piece-square tables; tune the other terms only
     #[arg(long)]
