@@ -12,8 +12,15 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The README's length limit, in lines.
+/// The README's length limits, in lines and in bytes.
 const README_MAX_LINES: usize = 250;
+const README_MAX_BYTES: usize = 12 * 1024;
+
+/// The README's section of strength figures, and the most rows its table may have: the figures
+/// of the build in force only; everything older goes to the results log.
+const STRENGTH_HEADING: &str = "## How strong it is";
+const STRENGTH_MAX_ROWS: usize = 8;
+const RESULTS_LOG: &str = "docs/results.md";
 
 /// Every file of the repository: the tracked ones (`git ls-files`), or, where there is no git
 /// (an unpacked source archive), every file under the root outside build outputs.
@@ -113,6 +120,63 @@ fn line_at(text: &str, at: usize) -> (usize, &str) {
     (number, text.lines().nth(number - 1).unwrap_or(""))
 }
 
+/// The text of the section that starts at the line `heading` (up to the next heading of the
+/// same or a higher level, outside code blocks), or `None` when there is no such line.
+fn section<'a>(markdown: &'a str, heading: &str) -> Option<&'a str> {
+    let level = heading.chars().take_while(|&c| c == '#').count();
+    let mut start = None;
+    let mut fenced = false;
+    let mut at = 0;
+    for line in markdown.split_inclusive('\n') {
+        let text = line.trim_end();
+        if text.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && start.is_none() && text == heading {
+            start = Some(at);
+        } else if !fenced && let Some(from) = start {
+            let hashes = text.chars().take_while(|&c| c == '#').count();
+            if hashes > 0 && hashes <= level && text[hashes..].starts_with(' ') {
+                return Some(&markdown[from..at]);
+            }
+        }
+        at += line.len();
+    }
+    start.map(|from| &markdown[from..])
+}
+
+/// The body rows of the first Markdown table in `text` (its header and separator left out), or
+/// `None` when `text` has no table.
+fn first_table_rows(text: &str) -> Option<Vec<&str>> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let first = lines.iter().position(|l| l.starts_with('|'))?;
+    let table: Vec<&str> = lines[first..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
+        .copied()
+        .collect();
+    let separator = table.get(1)?;
+    if !separator
+        .chars()
+        .all(|c| matches!(c, '|' | '-' | ':' | ' '))
+    {
+        return None;
+    }
+    Some(table[2..].to_vec())
+}
+
+/// Whether `text` holds a date written `YYYY-MM-DD`.
+fn has_date(text: &str) -> bool {
+    text.as_bytes().windows(10).any(|w| {
+        w.iter().enumerate().all(|(k, &c)| {
+            if k == 4 || k == 7 {
+                c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+    })
+}
+
 #[test]
 fn the_readme_stays_short() {
     let readme = std::fs::read_to_string("README.md").unwrap();
@@ -120,6 +184,11 @@ fn the_readme_stays_short() {
     assert!(
         lines <= README_MAX_LINES,
         "README.md has {lines} lines; at most {README_MAX_LINES} (move detail to docs/)"
+    );
+    let bytes = readme.len();
+    assert!(
+        bytes <= README_MAX_BYTES,
+        "README.md has {bytes} bytes; at most {README_MAX_BYTES} (move detail to docs/)"
     );
     // The two commands a newcomer needs come first.
     let top: String = readme.lines().take(30).collect::<Vec<_>>().join("\n");
@@ -129,6 +198,33 @@ fn the_readme_stays_short() {
             "README.md's first 30 lines should show `{command}`"
         );
     }
+}
+
+#[test]
+fn the_readme_shows_only_the_strength_figures_in_force() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let strength = section(&readme, STRENGTH_HEADING)
+        .unwrap_or_else(|| panic!("README.md should have a section `{STRENGTH_HEADING}`"));
+    let rows = first_table_rows(strength)
+        .unwrap_or_else(|| panic!("README.md's `{STRENGTH_HEADING}` should hold a table"));
+    assert!(!rows.is_empty(), "README.md's strength table is empty");
+    assert!(
+        rows.len() <= STRENGTH_MAX_ROWS,
+        "README.md's strength table has {} rows; at most {STRENGTH_MAX_ROWS}, all on the build in \
+         force (older figures go to {RESULTS_LOG})",
+        rows.len()
+    );
+    for row in &rows {
+        assert!(
+            row.contains("Bench: ") && has_date(row),
+            "each row of README.md's strength table names its build (`Bench: N`) and date: {row}"
+        );
+    }
+    assert!(
+        strength.contains(&format!("]({RESULTS_LOG})")),
+        "README.md's `{STRENGTH_HEADING}` should link to the results log, {RESULTS_LOG}"
+    );
+    assert!(Path::new(RESULTS_LOG).exists(), "{RESULTS_LOG} is missing");
 }
 
 #[test]
@@ -392,4 +488,16 @@ fn the_checks_find_what_they_look_for() {
     );
     let targets: Vec<&str> = links.iter().map(|(_, t)| t.as_str()).collect();
     assert_eq!(targets, ["docs/a.md#x", "img/b.png", "docs/h.md"]);
+    let page = "# T\n\n## A\n\ntext\n\n```sh\n## not a heading\n```\n\n| h | i |\n|---|---:|\n\
+                | 1 | 2026-11-29 |\n| 2 | x |\n\nafter\n\n### A.1\n\n| j |\n|---|\n| 3 |\n\n## B\n\n| k |\n";
+    let a = section(page, "## A").unwrap();
+    assert!(a.starts_with("## A\n") && a.contains("### A.1") && !a.contains("## B"));
+    assert_eq!(
+        first_table_rows(a).unwrap(),
+        ["| 1 | 2026-11-29 |", "| 2 | x |"]
+    );
+    assert_eq!(section(page, "## B"), Some("## B\n\n| k |\n"));
+    assert!(first_table_rows(section(page, "## B").unwrap()).is_none());
+    assert!(section(page, "## C").is_none());
+    assert!(has_date("`Bench: 1`, 2026-11-29 |") && !has_date("2026-11 and 11-29"));
 }
