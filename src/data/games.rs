@@ -26,7 +26,6 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
 use super::Record;
-use super::packed::{MAGIC_PACKED, read_packed};
 use crate::core::bytes::{Put, Reader, unzigzag, zigzag};
 use crate::core::game::{fen_of, parse_fen};
 use crate::error::{DataProblem, Error, GameProblem};
@@ -257,12 +256,9 @@ impl GameLog {
     }
 }
 
-/// The games of a log file's bytes (its magic first): a plain log, or a packed one
-/// (`data::packed`).
+/// The games of a plain log file's bytes (its magic first); `data::packed::read_any` reads
+/// packed logs too.
 pub fn read_log(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
-    if bytes.starts_with(MAGIC_PACKED) {
-        return read_packed(bytes);
-    }
     let mut r = Reader::new(bytes);
     if r.take(MAGIC.len(), "the magic").ok() != Some(&MAGIC[..]) {
         return Err(Error::data("", DataProblem::NotALog { magic: MAGIC }));

@@ -30,7 +30,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::coder::{Bit, Decoder, Encoder, Uint};
-use super::games::{GameLog, MAX_LOG_PLIES, move_key};
+use super::games::{GameLog, MAX_LOG_PLIES, move_key, read_log};
 use crate::core::bytes::{Put, Reader, unzigzag, zigzag};
 use crate::core::game::{fen_of, parse_fen};
 use crate::error::{DataProblem, Error, GameProblem};
@@ -308,6 +308,15 @@ pub fn write_packed(games: &[GameLog]) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
+/// The games of a log file's bytes, plain or packed (by its magic).
+pub fn read_any(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
+    if bytes.starts_with(MAGIC_PACKED) {
+        read_packed(bytes)
+    } else {
+        read_log(bytes)
+    }
+}
+
 /// The games of a packed log's bytes (its magic first).
 pub fn read_packed(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
     let mut r = Reader::new(bytes);
@@ -486,7 +495,7 @@ fn read_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::games::{MAGIC, read_log};
+    use crate::data::games::MAGIC;
 
     /// Games played by a simple generator from a few starts, with scores that drift as a
     /// search's do and some positions left out.
@@ -541,8 +550,8 @@ mod tests {
         let gs = games(200);
         let packed = write_packed(&gs).unwrap();
         assert_eq!(read_packed(&packed).unwrap(), gs);
-        // The plain reader reads both kinds.
-        assert_eq!(read_log(&packed).unwrap(), gs);
+        // The readers of data sets read both kinds.
+        assert_eq!(read_any(&packed).unwrap(), gs);
         let mut plain = MAGIC.to_vec();
         for g in &gs {
             g.encode(&mut plain).unwrap();

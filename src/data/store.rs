@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::filter::{Filter, Filtered};
-use super::games::{GameLog, MAGIC, read_log};
-use super::packed::{MAGIC_PACKED, write_packed};
+use super::games::{GameLog, MAGIC};
+use super::packed::{MAGIC_PACKED, read_any, write_packed};
 use super::{RECORD_SIZE, Record, parse_records, records_to_bytes};
 use crate::error::{DataProblem, Error};
 
@@ -349,7 +349,7 @@ fn log_chunk_games(dir: &Path, c: &Chunk, log_bytes: u64) -> Result<Vec<GameLog>
     if bytes.len() < counted {
         return Err(Error::data(file.display(), DataProblem::ShorterThanCounted));
     }
-    let games = read_log(&bytes[..counted]).map_err(|e| e.in_file(file.display()))?;
+    let games = read_any(&bytes[..counted]).map_err(|e| e.in_file(file.display()))?;
     let positions: u64 = games.iter().map(|g| g.kept.len() as u64).sum();
     if positions != c.positions || games.len() as u64 != c.next_game - c.first_game {
         return Err(Error::data(
