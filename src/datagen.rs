@@ -709,6 +709,22 @@ pub fn from_pgn(text: &str, out: &mut dyn Write) -> Result<(u64, u64), Error> {
 /// OpenBench's `genfens N seed S book <None|FILE>`: N opening FENs, each a book position (or the
 /// initial one) and random plies after it.
 pub fn genfens(n: u64, seed: u64, book: Option<&str>) -> Result<Vec<String>, Error> {
+    let mut fens = Vec::new();
+    genfens_each(n, seed, book, |fen| {
+        fens.push(fen);
+        true
+    })?;
+    Ok(fens)
+}
+
+/// `genfens`, each FEN handed to `each` as it is made (so a large count streams); stops early
+/// when `each` says so.
+pub fn genfens_each(
+    n: u64,
+    seed: u64,
+    book: Option<&str>,
+    mut each: impl FnMut(String) -> bool,
+) -> Result<(), Error> {
     let openings: Vec<(Chess, Vec<Move>)> = match book {
         None => Vec::new(),
         Some(path) => crate::tournament::runner::load_openings(path)?
@@ -718,13 +734,15 @@ pub fn genfens(n: u64, seed: u64, book: Option<&str>) -> Result<Vec<String>, Err
     };
     let mut rng = Rng::new(game_seed(seed, u64::MAX));
     let plies = if openings.is_empty() { 8 } else { 2 };
-    (0..n)
-        .map(|_| {
-            random_start(&openings, plies, &mut rng)
-                .map(|g| g.fen())
-                .ok_or_else(|| Error::Invalid("no playable opening could be made".into()))
-        })
-        .collect()
+    for _ in 0..n {
+        let fen = random_start(&openings, plies, &mut rng)
+            .map(|g| g.fen())
+            .ok_or_else(|| Error::Invalid("no playable opening could be made".into()))?;
+        if !each(fen) {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// Parses `genfens N seed S book <None|FILE>` (OpenBench's command-line form).

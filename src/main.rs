@@ -10,13 +10,19 @@ fn main() {
         .is_some_and(|a| a.trim_start().starts_with("genfens"))
     {
         let words: Vec<&str> = args[0].split_whitespace().collect();
-        let result = rookery::datagen::parse_genfens(&words)
-            .and_then(|(n, seed, book)| rookery::datagen::genfens(n, seed, book.as_deref()));
+        // Streamed: a large count prints as it goes, and a closed pipe ends it.
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        let result = rookery::datagen::parse_genfens(&words).and_then(|(n, seed, book)| {
+            rookery::datagen::genfens_each(n, seed, book.as_deref(), |fen| {
+                use std::io::Write;
+                writeln!(out, "info string genfens {fen}").is_ok()
+            })
+        });
         match result {
-            Ok(fens) => {
-                for fen in fens {
-                    println!("info string genfens {fen}");
-                }
+            Ok(()) => {
+                use std::io::Write;
+                let _ = out.flush();
                 std::process::exit(0);
             }
             Err(e) => {

@@ -9,7 +9,7 @@ use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::Game;
 use crate::core::game::{san, san_line, uci};
 use crate::core::score::{format_score, mate_moves};
-use crate::engine::{Analysis, Bound};
+use crate::engine::{Analysis, Bound, Report};
 use crate::error::Error;
 
 #[derive(Args, Debug)]
@@ -41,7 +41,26 @@ pub fn run(args: AnalyseArgs) -> Result<i32, Error> {
     let mut engine = args.engine_args.engine(&args.engine, seed, book)?;
     let mut limits = args.search.limits(engine.as_ref());
     limits.score_all_moves = true;
-    let mut a = engine.analyse(&game, &limits);
+    // A long search shows that it works: after a second, each iteration on stderr, when that
+    // is a terminal.
+    let started = std::time::Instant::now();
+    let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let pos = game.position().clone();
+    let mut a = engine.search(&game, &limits, &mut |r| {
+        if let Report::Iteration(a) = r
+            && watched
+            && started.elapsed().as_secs() >= 1
+            && let Some(best) = a.best
+        {
+            eprintln!(
+                "depth {:>2}  {:<8} {:>7}  {:.1} s",
+                a.depth,
+                san(&pos, best),
+                a.score.map_or(String::new(), format_score),
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
     rank(&mut a);
     let pos = game.position();
     let unscored = a.moves.iter().filter(|s| s.score.is_none()).count();

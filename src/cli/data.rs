@@ -25,7 +25,9 @@ pub enum DataCommand {
     },
     /// Labelled EPD (`rookery datagen`'s EPD, `FEN | score | result`) to records; `-` reads stdin
     Convert {
+        /// The EPD file (`-`: standard input)
         from: String,
+        /// The file of records to write
         #[arg(long, value_name = "FILE")]
         out: String,
     },
@@ -56,30 +58,39 @@ pub enum DataCommand {
     },
     /// All the positions of several data sets, in order, as one file
     Cat {
+        /// Record files or data directories, in the order their positions are written
         #[arg(required = true, num_args = 1..)]
         paths: Vec<String>,
+        /// The file of records to write
         #[arg(long, value_name = "FILE")]
         out: String,
     },
     /// The positions in a seeded random order
     Shuffle {
+        /// A record file or data directory
         path: String,
+        /// The file of records to write
         #[arg(long, value_name = "FILE")]
         out: String,
+        /// The order's seed (the same seed, the same order)
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
     /// The positions with each board kept once (the first)
     Dedup {
+        /// A record file or data directory
         path: String,
+        /// The file of records to write
         #[arg(long, value_name = "FILE")]
         out: String,
     },
     /// The scores multiplied by a factor: to put data scored by one evaluation on another's scale
     /// before training on both (`--to-k` takes the factor from the two fitted K of `data stats`)
     Rescale {
+        /// Record files or data directories
         #[arg(required = true, num_args = 1..)]
         paths: Vec<String>,
+        /// The file of records to write
         #[arg(long, value_name = "FILE")]
         out: String,
         /// The factor (for example 1.22)
@@ -90,10 +101,11 @@ pub enum DataCommand {
         to_k: Option<f64>,
     },
     /// The game logs of a data directory, checked, with its manifest: the data set in about
-    /// three bytes a position, to keep where the records would not fit (a repository)
+    /// two bytes a position, to keep where the records would not fit (a repository)
     Pack {
         /// A data directory written by `rookery datagen --out DIR`
         dir: String,
+        /// The directory to write (new, empty, or a copy packed before, brought up to date)
         #[arg(long, value_name = "DIR")]
         out: String,
     },
@@ -102,6 +114,7 @@ pub enum DataCommand {
     Unpack {
         /// A directory written by `rookery data pack`
         dir: String,
+        /// The directory to write (new or empty)
         #[arg(long, value_name = "DIR")]
         out: String,
     },
@@ -120,19 +133,23 @@ pub enum DataCommand {
         #[arg(long, default_value_t = 0.0)]
         wdl: f32,
         /// Threads [default: every core]
-        #[arg(long)]
+        #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
         threads: Option<usize>,
     },
     /// A seeded random split into training and validation files
     Split {
+        /// A record file or data directory
         path: String,
+        /// The file of training records to write
         #[arg(long, value_name = "FILE")]
         out: String,
+        /// The file of validation records to write
         #[arg(long, value_name = "FILE")]
         val: String,
         /// Fraction for validation
         #[arg(long, default_value_t = 0.01)]
         fraction: f64,
+        /// The split's seed (the same seed, the same split)
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },

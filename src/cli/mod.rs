@@ -115,7 +115,7 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Every search and time parameter with its default, range and step, in OpenBench's SPSA
     /// input format (`name, int, default, min, max, c_end, r_end`); `--table` for a table with
-    /// what each does. A build with `--features spsa` takes them as UCI options
+    /// what each does
     Params {
         /// A table with each parameter's meaning instead of the SPSA input
         #[arg(long)]
@@ -160,8 +160,8 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = 50, value_name = "N")]
     pub min_weight: u16,
     /// Gaviota tablebase directory: the ladder engines play the endgames it covers by distance
-    /// to mate (builds with the `gaviota` feature)
-    #[arg(long, value_name = "DIR")]
+    /// to mate
+    #[arg(long, value_name = "DIR", hide = !cfg!(feature = "gaviota"))]
     pub gaviota: Option<String>,
     /// Syzygy tablebase directories, separated by ':' (the strong engine probes them)
     #[arg(long, value_name = "DIRS")]
@@ -244,8 +244,8 @@ impl EngineArgs {
 /// Depth and time for a search, as most commands take them.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SearchArgs {
-    /// Search depth in plies [default: the engine's own]
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Search depth in plies, up to 120 [default: the engine's own]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     pub depth: Option<u32>,
     /// Time per move in milliseconds (iterative engines)
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
@@ -296,6 +296,9 @@ pub fn check_output(path: &str, option: &str) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// The deepest search a command takes: the strong engine's own limit.
+pub const MAX_DEPTH: u32 = crate::search::worker::MAX_SEARCH_PLY as u32;
 
 /// The strong engine, used when no engine is named.
 pub const DEFAULT_ENGINE: &str = "rookery";

@@ -22,8 +22,8 @@ pub struct ProbeArgs {
     /// Syzygy table directories, separated by ':'
     #[arg(long, value_name = "DIRS", required_unless_present = "gaviota")]
     pub syzygy: Option<String>,
-    /// Gaviota table directory (distance to mate; builds with the `gaviota` feature)
-    #[arg(long, value_name = "DIR")]
+    /// Gaviota table directory (distance to mate)
+    #[arg(long, value_name = "DIR", hide = !cfg!(feature = "gaviota"))]
     pub gaviota: Option<String>,
 }
 

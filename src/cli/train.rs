@@ -22,8 +22,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.01)]
     pub val_fraction: f64,
     /// How validation is split off (without --val): games (runs of consecutive positions, so
-    /// the loss is on games the net never saw) or positions (one by one, as nets trained
-    /// before 2026-11-27 were: their games' other positions stay in training)
+    /// the loss is on games the net never saw) or positions (one by one: their games' other
+    /// positions stay in training)
     #[arg(long, default_value = "games", value_name = "games|positions")]
     pub val_split: String,
     /// The quantised net to write; the checkpoint, loss CSV and SVG are written beside it
@@ -62,8 +62,7 @@ pub struct TrainArgs {
     /// AdamW's decoupled weight decay
     #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f32,
-    /// Weight of the game result in the target (the rest is the search score; with games of
-    /// 5,000 nodes from random openings the score alone trained the best nets)
+    /// Weight of the game result in the target (the rest is the search score)
     #[arg(long, default_value_t = 0.0)]
     pub wdl: f32,
     /// Threads [default: every core]
