@@ -1031,7 +1031,7 @@ pub enum ValSplit {
     /// how it does on new games, and nets of more weights cannot lower it by remembering.
     Games,
     /// Positions picked one by one: a validation position's game mates stay in the training set
-    /// (the split of nets trained before 2026-11-27).
+    /// (the split the earlier nets were trained on; docs/training.md says which).
     Positions,
 }
 

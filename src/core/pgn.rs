@@ -309,7 +309,7 @@ pub fn read_file(path: &str) -> Result<Vec<PgnGame>, Error> {
     Ok(read_games(&String::from_utf8_lossy(&bytes)))
 }
 
-/// Today's date as PGN writes it (`2026.11.21`), from the system clock, in UTC.
+/// Today's date as PGN writes it (`YYYY.MM.DD`), from the system clock, in UTC.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -24,7 +24,8 @@ pub const fn phase_weight(role: Role) -> i32 {
     }
 }
 
-/// The values in force: `tuned.rs`, written by `rookery tune` (see README, "Tuning").
+/// The values in force: `tuned.rs`, written by `rookery tune` (docs/training.md, "4. Tuning the
+/// hand-crafted evaluation").
 pub use super::tuned::TERMS;
 
 /// Material plus piece-square value of a piece on a square, White's point of view.

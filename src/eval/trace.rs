@@ -198,7 +198,7 @@ pub fn rust_source(v: &[S], note: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "//! The evaluation's values in force, written by `rookery tune` (README, \"Tuning\"): every term of\n\
+        "//! The evaluation's values in force, written by `rookery tune` (docs/training.md): every term of\n\
          //! `hce::Terms` and the piece-square tables (the material values stay PeSTO's, in `pesto.rs`).\n//!"
     );
     for line in note.lines() {

@@ -1,4 +1,4 @@
-//! The evaluation's values in force, written by `rookery tune` (README, "Tuning"): every term of
+//! The evaluation's values in force, written by `rookery tune` (docs/training.md): every term of
 //! `hce::Terms` and the piece-square tables (the material values stay PeSTO's, in `pesto.rs`).
 //!
 //! Tuned by `rookery tune --data datagen-runs/selfplay-s1.epd --epochs 1500 --lambda 0.5 --learning-rate 1 --l2 1e-8`:

@@ -1,6 +1,7 @@
 //! Rookery Lab (`rookery serve`): a local web application to play, watch and take apart every
 //! engine. One binary: an HTTP server (axum on tokio) with the page (HTML, CSS, JS) embedded, and
-//! a JSON API under `/api/` that the page uses and scripts can use too (README, "The Lab").
+//! a JSON API under `/api/` that the page uses and scripts can use too (docs/lab.md, "The JSON
+//! API").
 //!
 //! Searches run on blocking threads, at most `MAX_SEARCHES` at once (a request waits up to two
 //! seconds for a turn, then gets 503); each is bounded in time and nodes (`api::MAX_*`) and stops

@@ -106,6 +106,7 @@ pub fn error_response(e: &ApiError) -> Response {
 pub async fn not_found() -> Response {
     error_response(&ApiError {
         status: 404,
-        message: "no such page or endpoint (the API is listed in the README, \"The Lab\")".into(),
+        message: "no such page or endpoint (the API is listed in docs/lab.md, \"The JSON API\")"
+            .into(),
     })
 }

@@ -32,10 +32,10 @@ use crate::core::score::{MATE, format_score, mate_moves};
 use crate::core::{Game, Limits};
 use crate::driver::rules_end;
 
-/// The sigmoid's scale K: centipawns of the net's search to an expected score. `rookery data
-/// stats` fits it to self-play: 0.00564 on the second net's 2.47 M positions, 0.00565 on the third
-/// net's (2026-11-25). The hand-crafted evaluation's data fits 0.0069 to 0.0071: a centipawn of the
-/// net is worth less, so the thresholds below are wider in centipawns.
+/// The sigmoid's scale K: centipawns of the net's search to an expected score, as `rookery data
+/// stats` fits it to the nets' self-play (docs/lab.md, "Game review", gives the fit). The
+/// hand-crafted evaluation's data fits a larger K: a centipawn of the net is worth less, so the
+/// thresholds below are wider in centipawns.
 pub const SIGMOID_K: f64 = 0.00565;
 /// Drops in expected score that mark a move: inaccuracy, mistake, blunder.
 pub const INACCURACY: f64 = 0.10;

@@ -59,9 +59,8 @@ pub const OPENINGS: &[(&str, &str)] = &[
     ("Scandinavian Defence", "e4 d5 exd5 Qxd5 Nc3 Qa5"),
 ];
 
-/// The ladder's results against the rung below, measured 2026-11-24:
-/// `rookery ladder --games 100 --depth 3 --movetime 50 --openings data/2moves_v1.epd`, 100 games a
-/// pairing (50 openings both ways), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move.
+/// The ladder's results against the rung below, as `rookery ladder` measured them with the
+/// settings of `REFERENCE_SETTINGS` (which carries the command and its date, as docs/lab.md does):
 /// (rung, rung below, wins, draws, losses).
 pub const REFERENCE: &[(&str, &str, u32, u32, u32)] = &[
     ("book", "random", 5, 88, 7),
@@ -75,8 +74,8 @@ pub const REFERENCE: &[(&str, &str, u32, u32, u32)] = &[
     ("quiescence", "tt", 47, 39, 14),
     ("pst", "quiescence", 77, 20, 3),
     ("rookery-hce", "pst", 100, 0, 0),
-    // With the first built-in net (3.0 M positions); the third measured +135 against
-    // rookery-hce at 5 s + 0.05 s, and the fourth, now built in, beat the third (docs/training.md).
+    // Played with the first built-in net, not necessarily the one built in now;
+    // docs/results.md logs each net against rookery-hce.
     ("rookery", "rookery-hce", 49, 23, 28),
 ];
 pub const REFERENCE_SETTINGS: &str = "rookery ladder --games 100 --depth 3 --movetime 50 --openings data/2moves_v1.epd (2026-11-24): 100 games a pairing (50 openings, both colours), fixed-depth rungs at depth 3, deepening rungs at 50 ms a move, drawn after 150 moves";
@@ -381,7 +380,7 @@ impl Table {
 /// The reference results, with Elo worked out as for a tournament.
 pub fn reference() -> Value {
     json!({
-        "source": "README, \"What each technique buys (measured)\"",
+        "source": "docs/lab.md, \"Tournament\"",
         "settings": REFERENCE_SETTINGS,
         "rows": REFERENCE.iter().map(|&(rung, below, wins, draws, losses)| {
             let mut v = wdl_json(&Wdl { wins, draws, losses });

@@ -71,11 +71,9 @@ impl Simd {
 
     /// The order the sets are tried in, widest that pays first. On AMD CPUs AVX-512 comes
     /// first: they run it at full clock (Zen 4 splits each 512-bit operation into two 256-bit
-    /// halves), and on an AMD EPYC with the 512-neuron net `bench` ran 1.042x as fast with
-    /// AVX-512 as with AVX2 (native build, eight interleaved rounds, 2026-11-29). Elsewhere AVX2
-    /// comes first: on an Intel Xeon with AVX-512 FP16 and the 256-neuron net, AVX-512 took
-    /// 1.066x AVX2's time (six interleaved pairs, 2026-11-26). `rookery bench --simd NAME`
-    /// measures the others.
+    /// halves), and on an AMD EPYC `bench` ran faster with AVX-512 than with AVX2. Elsewhere
+    /// AVX2 comes first: on an Intel Xeon with AVX-512, AVX-512 was the slower. docs/training.md
+    /// gives the measurements; `rookery bench --simd NAME` measures the others.
     pub fn preference(amd: bool) -> [Simd; 3] {
         if amd {
             [Simd::Avx512, Simd::Avx2, Simd::Portable]

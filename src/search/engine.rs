@@ -146,8 +146,8 @@ impl Rookery {
 
 /// The internal strength level for a `UCI_Elo`. Levels set the node budget and the noise below;
 /// the mapping is fitted to games against Debian's Stockfish 15.1 at its own `UCI_Elo`, at 10 s +
-/// 0.1 s per move (140 games at four levels, see README): level L played like Stockfish's
-/// 0.844 L - 196.
+/// 0.1 s per move (a match at each of four levels, docs/strength.md, "UCI_Elo"): level L played
+/// like Stockfish's 0.844 L - 196.
 fn strength_level(elo: u32) -> f64 {
     (f64::from(elo) + 196.0) / 0.844
 }

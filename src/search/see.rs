@@ -324,7 +324,7 @@ mod tests {
         {
             let parts: Vec<&str> = line.split(';').map(str::trim).collect();
             let pos = parse_fen(parts[0]).unwrap();
-            // One case has an ambiguous SAN (see data/README): skip what does not parse.
+            // One case has an ambiguous SAN (see tests/data/README.md): skip what does not parse.
             let Ok(m) = parse_move(&pos, parts[1]) else {
                 continue;
             };

@@ -1,8 +1,8 @@
 // Rookery Lab: the ladder's tournament. The server plays a round robin between the chosen rungs
 // (POST /api/tournament, server-sent events: `start`, a `game` after each game with the standings,
 // `done`); the page keeps a live crosstable, each rung's Elo with its 95% interval, and the chart
-// of what each technique buys (Elo against the rung below) beside the reference measured for the
-// README. The results download as PGN and JSON.
+// of what each technique buys (Elo against the rung below) beside the ladder's reference results
+// (GET /api/tournament/reference). The results download as PGN and JSON.
 "use strict";
 
 const tour = { controller: null, result: null, pgn: "", reference: null, started: 0 };
