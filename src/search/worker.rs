@@ -3,8 +3,8 @@
 //! nothing is allocated while it searches (root move lists and PV copies are made once per
 //! iteration, not per node).
 //!
-//! The node search's steps are numbered so each technique can be found; measured Elo will be
-//! noted beside each as it is measured.
+//! The node search's steps are numbered so each technique can be found; docs/search.md's table
+//! of steps gives what each was measured to be worth.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -487,10 +487,8 @@ impl Worker {
             }
 
             // Step 7a. Razoring: far below alpha at low depth, only a capture can save the
-            // node; if quiescence cannot lift it to alpha, take its word (+41.0 +/- 27.2 Elo,
-            // 400 games at 30k nodes, margin 250 + 150 d^2). The wider margin of 400 + 250 d^2
-            // gives back the sacrifices the narrow one cut (WAC at 0.2 s 276 -> 284) at no cost
-            // at the clock (+2.6 +/- 26.0, 400 games at 2 s + 0.02 s).
+            // node; if quiescence cannot lift it to alpha, take its word. The margin is wide
+            // enough to keep the sacrifices a narrower one cut.
             if depth <= params::razor_depth()
                 && eval + params::razor_base() + params::razor_per_depth2() * depth * depth < alpha
             {
@@ -504,8 +502,8 @@ impl Worker {
             }
             // Step 8. Null move pruning: if passing still beats beta, a real move will too.
             // Not with fewer than two pieces besides pawns, where passing is often the best move
-            // (zugzwang: zugzwang.003 and .004 of null-move.epd need this). Measured: this guard
-            // with the verification of Step 8a, against neither, -9 +/- 38 Elo (200 games, 3+0.03).
+            // (zugzwang: zugzwang.003 and .004 of null-move.epd need this), and verified deep
+            // down (Step 8a).
             let r = params::nmp_base()
                 + depth / params::nmp_depth_divisor()
                 + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
@@ -558,10 +556,9 @@ impl Worker {
                 }
             }
 
-            // Step 8b (ProbCut) is gone: measured alone it was worth nothing (without it
-            // +2.6 +/- 27.3 Elo, 400 games at 30k nodes) and it cost tactics (WAC at 300k-500k
-            // nodes 8 positions): a shallow search of the capture that takes a sacrificed piece
-            // cut the sacrifice off before the attack behind it was seen.
+            // Step 8b (ProbCut) is gone: it was worth nothing measured alone and it cost
+            // tactics: a shallow search of the capture that takes a sacrificed piece cut the
+            // sacrifice off before the attack behind it was seen.
         }
 
         // Step 9. Internal iterative reduction: without a hash move this node was never searched
@@ -627,7 +624,7 @@ impl Worker {
                 }
                 // Step 10b. Futility pruning: a quiet move cannot lift a hopeless eval to alpha.
                 // Checks are spared, so the later quiet moves are not skipped wholesale: one of
-                // them may be the check (skipping them cost WAC 5 positions at 300k-500k nodes).
+                // them may be the check (skipping them cost tactics).
                 if quiet
                     && !in_check
                     && depth <= params::futility_depth()
@@ -738,9 +735,8 @@ impl Worker {
                         r -= 1;
                     }
                     // Step 10e'''. A position that was on a principal variation is reduced a ply
-                    // less (+28.7 +/- 27.7 Elo, 400 games at 30k nodes); one whose replies keep
-                    // failing high (its moves failing low: an all-node) a ply more
-                    // (+10.4 +/- 28.0).
+                    // less; one whose replies keep failing high (its moves failing low: an
+                    // all-node) a ply more.
                     if tt_pv && !PV {
                         r -= 1;
                     }
@@ -752,8 +748,7 @@ impl Worker {
                         r -= history / params::lmr_history_divisor();
                     } else {
                         // Step 10e''. A capture that loses the exchange is reduced one ply at
-                        // most: sacrifices are where the tactics are. Measured against the full
-                        // table: +11.3 +/- 28.6 Elo (400 games, 30k nodes), WAC 265 -> 269.
+                        // most: sacrifices are where the tactics are.
                         r = r.min(params::bad_noisy_max_reduction());
                     }
                     r = r.clamp(0, new_depth - 1);
