@@ -68,10 +68,29 @@ fn in_file(f: &mut fmt::Formatter<'_>, path: &str, problem: &dyn fmt::Display) -
 impl std::error::Error for Error {}
 
 impl Error {
+    /// A file that cannot be read or written, the reason in plain words: one wording for each
+    /// kind of failure, whatever the command.
     pub fn io(path: impl fmt::Display, err: std::io::Error) -> Error {
+        use std::io::ErrorKind;
+        let reason = match err.kind() {
+            ErrorKind::NotFound => "no such file or directory".to_string(),
+            ErrorKind::PermissionDenied => "permission denied".to_string(),
+            ErrorKind::IsADirectory => "a directory, not a file".to_string(),
+            ErrorKind::NotADirectory => "a part of the path is not a directory".to_string(),
+            ErrorKind::AlreadyExists => "already exists".to_string(),
+            ErrorKind::StorageFull => "the disk is full".to_string(),
+            _ => {
+                // The system's text without its error number.
+                let text = err.to_string();
+                match text.rfind(" (os error ") {
+                    Some(at) if text.ends_with(')') => text[..at].to_string(),
+                    _ => text,
+                }
+            }
+        };
         Error::Io {
             path: path.to_string(),
-            reason: err.to_string(),
+            reason,
         }
     }
 
@@ -434,5 +453,25 @@ impl fmt::Display for TrainProblem {
             TrainProblem::Layout(problem) => write!(f, "unsupported input layout: {problem}"),
             TrainProblem::Factoriser(v) => write!(f, "a factoriser flag of {v} (0 or 1)"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_errors_are_said_in_plain_words() {
+        let missing = std::fs::read("/nonexistent/rookery/file").unwrap_err();
+        assert_eq!(
+            Error::io("/nonexistent/rookery/file", missing).to_string(),
+            "/nonexistent/rookery/file: no such file or directory"
+        );
+        let other = std::io::Error::from_raw_os_error(5);
+        let text = Error::io("disk.bin", other).to_string();
+        assert!(
+            text.starts_with("disk.bin: ") && !text.contains("os error"),
+            "{text}"
+        );
     }
 }

@@ -529,6 +529,34 @@ fn bad_input_is_refused_before_any_work_and_nothing_is_written() {
             with(&["tune", "--data", suite, "--threads", "0"], &[]),
             "0 is not in 1..",
         ),
+        (
+            with(&["train", "--data", suite, "--out", dir], &[]),
+            "a directory",
+        ),
+        (
+            with(&["tune", "--data", suite, "--out", dir], &[]),
+            "a directory",
+        ),
+        (
+            with(&["book", "build", "--pgn", suite, "--out", dir], &[]),
+            "a directory",
+        ),
+        (
+            with(&["data", "cat", suite, "--out", dir], &[]),
+            "a directory",
+        ),
+        (
+            with(&["data", "split", suite, "--out", &net, "--val", dir], &[]),
+            "a directory",
+        ),
+        (
+            with(&["data", "convert", suite, "--out", &missing_dir], &[]),
+            "no directory",
+        ),
+        (
+            with(&["epd", "/nonexistent/suite.epd"], &[]),
+            "no such file or directory",
+        ),
     ];
     for (args, says) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

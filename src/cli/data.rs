@@ -156,6 +156,20 @@ pub enum DataCommand {
 }
 
 pub fn run(cmd: DataCommand) -> Result<i32, Error> {
+    // Output files checked before any data is read.
+    let outputs: Vec<(&String, &str)> = match &cmd {
+        DataCommand::Convert { out, .. }
+        | DataCommand::Import { out, .. }
+        | DataCommand::Cat { out, .. }
+        | DataCommand::Shuffle { out, .. }
+        | DataCommand::Dedup { out, .. }
+        | DataCommand::Rescale { out, .. } => vec![(out, "--out")],
+        DataCommand::Split { out, val, .. } => vec![(out, "--out"), (val, "--val")],
+        _ => Vec::new(),
+    };
+    for (path, option) in outputs {
+        super::check_output(path, option)?;
+    }
     match cmd {
         DataCommand::Stats { paths } => {
             let records = crate::train::load_all(&paths)?;

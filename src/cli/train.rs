@@ -106,6 +106,7 @@ fn default_hidden(positions: usize) -> usize {
 }
 
 pub fn run(args: TrainArgs) -> Result<i32, Error> {
+    super::check_output(&args.out, "--out")?;
     let activation = match args.activation.to_ascii_lowercase().as_str() {
         "screlu" => Activation::SCReLU,
         "crelu" => Activation::CReLU,
