@@ -557,6 +557,7 @@ fn bad_input_is_refused_before_any_work_and_nothing_is_written() {
             with(&["epd", "/nonexistent/suite.epd"], &[]),
             "no such file or directory",
         ),
+        (with(&["epd", suite, "--book", suite], &[]), "do not apply"),
     ];
     for (args, says) in &cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -574,6 +575,28 @@ fn bad_input_is_refused_before_any_work_and_nothing_is_written() {
         assert_eq!(stdout(&o), "", "{args:?}");
         let written: Vec<_> = std::fs::read_dir(&outputs).unwrap().collect();
         assert!(written.is_empty(), "{args:?} wrote {written:?}");
+    }
+}
+
+/// Each command's `--help` lists only options that apply to it, with no dates in its texts.
+#[test]
+fn help_texts_name_only_what_applies() {
+    let o = rookery(&["epd", "--help"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("--engine") && !text.contains("--book") && !text.contains("--weighted"),
+        "{text}"
+    );
+    for cmd in [
+        "play", "game", "analyse", "perft", "tree", "bench", "match", "ladder", "mate", "epd",
+        "datagen", "train", "tune", "params",
+    ] {
+        let text = stdout(&rookery(&[cmd, "--help"]));
+        let dated = text
+            .as_bytes()
+            .windows(10)
+            .any(|w| w[..2] == *b"20" && w[4] == b'-' && w[7] == b'-' && w[2].is_ascii_digit());
+        assert!(!dated, "{cmd}: {text}");
     }
 }
 

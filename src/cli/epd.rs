@@ -156,6 +156,11 @@ fn program(args: &EpdArgs, cmd: &str, limits: &Limits) -> Result<Box<dyn Player>
 }
 
 pub fn run(args: EpdArgs) -> Result<i32, Error> {
+    if args.engine_args.book.is_some() || args.engine_args.weighted {
+        return Err(Error::Invalid(
+            "epd searches every position: --book and --weighted do not apply".into(),
+        ));
+    }
     if let Some(path) = &args.json {
         super::check_output(path, "--json")?;
     }

@@ -94,6 +94,13 @@ pub enum Command {
     /// Prove a forced mate in N moves (no evaluation, only checkmate), or that there is none
     Mate(mate::MateArgs),
     /// Run an EPD test suite (bm/am moves, STS c0 points) through an engine
+    // A suite searches every position: the shared book options do not apply, and are not shown.
+    #[command(
+        mut_arg("book", |a| a.hide(true)),
+        mut_arg("no_book", |a| a.hide(true)),
+        mut_arg("weighted", |a| a.hide(true)),
+        mut_arg("min_weight", |a| a.hide(true))
+    )]
     Epd(epd::EpdArgs),
     /// [test only] A scripted engine that crashes, hangs or cheats on request: the match
     /// runner's tests play against it; not an engine to use
