@@ -148,17 +148,7 @@ impl GameLog {
             game = Some(index);
             GameLog::read_body(&mut r, index, &mut ply)
         };
-        fields().map_err(|problem| {
-            Error::data(
-                "",
-                DataProblem::Game {
-                    at,
-                    game,
-                    ply,
-                    problem,
-                },
-            )
-        })
+        fields().map_err(|problem| game_error(at, game, ply, problem))
     }
 
     /// The game `index`'s fields after its number, from `r` (the game's own bytes, which it
@@ -254,6 +244,25 @@ impl GameLog {
         }
         out
     }
+}
+
+/// A log's game that does not read: the one starting at byte `at` (for a packed log, its
+/// stream's start), its number and ply where known.
+pub(super) fn game_error(
+    at: usize,
+    game: Option<u64>,
+    ply: Option<usize>,
+    problem: GameProblem,
+) -> Error {
+    Error::data(
+        "",
+        DataProblem::Game {
+            at,
+            game,
+            ply,
+            problem,
+        },
+    )
 }
 
 /// The games of a plain log file's bytes (its magic first); `data::packed::read_any` reads

@@ -30,7 +30,7 @@
 use shakmaty::{Bitboard, Chess, Color, Move, Position, Role, Square, attacks};
 
 use super::coder::{Bit, Decoder, Encoder, Uint};
-use super::games::{GameLog, MAX_LOG_PLIES, move_key, read_log};
+use super::games::{GameLog, MAX_LOG_PLIES, game_error, move_key, read_log};
 use crate::core::bytes::{Put, Reader, unzigzag, zigzag};
 use crate::core::game::{fen_of, parse_fen};
 use crate::error::{DataProblem, Error, GameProblem};
@@ -69,6 +69,8 @@ impl Models {
     }
 }
 
+/// The guess's piece values: the format's own, fixed for good (not the evaluation's, which a
+/// tune may change: a log must read the same under every version).
 fn value(role: Role) -> i32 {
     match role {
         Role::Pawn => 100,
@@ -328,17 +330,9 @@ pub fn read_packed(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
             },
         ));
     }
-    let count = r.varint("the count of games").map_err(|e| {
-        Error::data(
-            "",
-            DataProblem::Game {
-                at: MAGIC_PACKED.len(),
-                game: None,
-                ply: None,
-                problem: GameProblem::Read(e),
-            },
-        )
-    })?;
+    let count = r
+        .varint("the count of games")
+        .map_err(|e| game_error(MAGIC_PACKED.len(), None, None, GameProblem::Read(e)))?;
     let at = r.position();
     let mut d = Decoder::new(&bytes[at..]);
     let mut m = Models::new();
@@ -346,17 +340,8 @@ pub fn read_packed(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
     let mut last_index: Option<u64> = None;
     for _ in 0..count {
         let (mut game, mut ply) = (None, None);
-        let g = read_game(&mut d, &mut m, last_index, &mut game, &mut ply).map_err(|problem| {
-            Error::data(
-                "",
-                DataProblem::Game {
-                    at,
-                    game,
-                    ply,
-                    problem,
-                },
-            )
-        })?;
+        let g = read_game(&mut d, &mut m, last_index, &mut game, &mut ply)
+            .map_err(|problem| game_error(at, game, ply, problem))?;
         last_index = Some(g.index);
         games.push(g);
     }
@@ -368,15 +353,7 @@ pub fn read_packed(bytes: &[u8]) -> Result<Vec<GameLog>, Error> {
         None
     };
     if let Some(what) = problem {
-        return Err(Error::data(
-            "",
-            DataProblem::Game {
-                at,
-                game: last_index,
-                ply: None,
-                problem: GameProblem::Coded(what),
-            },
-        ));
+        return Err(game_error(at, last_index, None, GameProblem::Coded(what)));
     }
     Ok(games)
 }
