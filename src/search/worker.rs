@@ -1470,14 +1470,18 @@ impl Worker {
                         .root_moves
                         .iter()
                         .map(|r| RootMove {
+                            mv: r.mv,
                             score: r.previous_score,
+                            previous_score: r.previous_score,
                             bound: Bound::Exact,
                             pv: if r.previous_pv.is_empty() {
                                 vec![r.mv]
                             } else {
                                 r.previous_pv.clone()
                             },
-                            ..r.clone()
+                            previous_pv: Vec::new(),
+                            seldepth: r.seldepth,
+                            nodes: r.nodes,
                         })
                         .collect();
                     done.sort_by_key(|r| std::cmp::Reverse(r.score));
