@@ -112,9 +112,9 @@ struct Frame {
     piece_to: Option<usize>,
     /// A move left out of this node's search (the singular-extension test).
     excluded: Option<Move>,
-    /// Beta cut-offs of the nodes at this ply since their parent began (Step 10e''').
+    /// Beta cut-offs of the nodes at this ply since their parent began (step 21).
     cutoffs: u32,
-    /// Double extensions on the line to this ply (Step 10c').
+    /// Double extensions on the line to this ply (step 18).
     double_exts: i32,
 }
 
@@ -279,7 +279,7 @@ impl Worker {
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
-    /// The static evaluation corrected by the correction histories (Step 6), kept clear of the
+    /// The static evaluation corrected by the correction histories (step 6), kept clear of the
     /// tablebase and mate range; `-INFINITY` stays as it is (in check).
     fn corrected(&self, b: &SearchBoard, raw_eval: i32, keys: CorrectionKeys) -> i32 {
         if raw_eval == -INFINITY {
@@ -414,13 +414,14 @@ impl Worker {
         }
 
         // The table's move, checked on the board: the moves are generated only if it does not
-        // cut off (Step 10), and a mate or stalemate is found there.
+        // cut off (step 13), and a mate or stalemate is found there.
         let tt_move = tte.and_then(|e| decode_move(&b.pos, e.raw_move));
         // On a principal variation now or once (the mark sticks to the position in the table).
         let tt_pv = PV || tte.is_some_and(|e| e.pv);
 
         // Step 6. Static evaluation (from the table when stored), corrected by what searches of
-        // positions with the same pawns and pieces found (Step 6b), then by a table bound.
+        // positions with the same pawns and pieces found (the correction histories, learned at
+        // step 28), then by a table bound.
         let raw_eval = if in_check {
             -INFINITY
         } else {
@@ -442,7 +443,7 @@ impl Worker {
         }
         self.stack[ply].static_eval = static_eval;
 
-        // Step 6a. Tablebases: right after a capture or pawn move (the only time WDL is exact
+        // Step 7. Tablebases: right after a capture or pawn move (the only time WDL is exact
         // under the 50-move rule), with few enough pieces, the tables know the result.
         if let Some(tb) = shared.tb
             && excluded.is_none()
@@ -478,7 +479,7 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
 
         if !PV && !in_check && excluded.is_none() {
-            // Step 7. Reverse futility pruning: far above beta at low depth, assume it holds.
+            // Step 8. Reverse futility pruning: far above beta at low depth, assume it holds.
             if depth <= params::rfp_depth()
                 && !is_mate(beta)
                 && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
@@ -486,7 +487,7 @@ impl Worker {
                 return eval;
             }
 
-            // Step 7a. Razoring: far below alpha at low depth, only a capture can save the
+            // Step 9. Razoring: far below alpha at low depth, only a capture can save the
             // node; if quiescence cannot lift it to alpha, take its word. The margin is wide
             // enough to keep the sacrifices a narrower one cut.
             if depth <= params::razor_depth()
@@ -500,10 +501,10 @@ impl Worker {
                     return v;
                 }
             }
-            // Step 8. Null move pruning: if passing still beats beta, a real move will too.
+            // Step 10. Null move pruning: if passing still beats beta, a real move will too.
             // Not with fewer than two pieces besides pawns, where passing is often the best move
             // (zugzwang: zugzwang.003 and .004 of null-move.epd need this), and verified deep
-            // down (Step 8a).
+            // down (step 11).
             let r = params::nmp_base()
                 + depth / params::nmp_depth_divisor()
                 + ((eval - beta) / params::nmp_eval_divisor()).min(params::nmp_eval_max());
@@ -542,7 +543,7 @@ impl Worker {
                     if self.nmp_min_ply != 0 || depth < params::nmp_verify_depth() {
                         return v;
                     }
-                    // Step 8a. Verification: deep cut-offs are checked by a search without null
+                    // Step 11. Verification: deep cut-offs are checked by a search without null
                     // moves for the next plies, which finds zugzwangs that passing hid.
                     self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
                     let w = self.search::<false>(shared, b, beta - 1, beta, depth - r, ply, false);
@@ -555,19 +556,15 @@ impl Worker {
                     }
                 }
             }
-
-            // Step 8b (ProbCut) is gone: it was worth nothing measured alone and it cost
-            // tactics: a shallow search of the capture that takes a sacrificed piece cut the
-            // sacrifice off before the attack behind it was seen.
         }
 
-        // Step 9. Internal iterative reduction: without a hash move this node was never searched
+        // Step 12. Internal iterative reduction: without a hash move this node was never searched
         // well; search it shallower first.
         if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
-        // Step 10. The moves, best first.
+        // Step 13. The moves, best first.
         let side = b.turn();
         let previous = self.stack[ply - 1].mv;
         let context = self.context(ply);
@@ -605,7 +602,7 @@ impl Worker {
                 0
             };
             if best > -MATE_BOUND {
-                // Step 10a'. History pruning: a quiet move the histories call bad, at low depth.
+                // Step 14. History pruning: a quiet move the histories call bad, at low depth.
                 if !PV
                     && stage == Stage::Quiet
                     && !in_check
@@ -614,7 +611,7 @@ impl Worker {
                 {
                     continue;
                 }
-                // Step 10a. Late move pruning: at low depth, late quiet moves rarely matter.
+                // Step 15. Late move pruning: at low depth, late quiet moves rarely matter.
                 if quiet && !in_check && depth <= params::lmp_depth() {
                     let limit = (params::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if quiets_searched as i32 >= limit {
@@ -622,7 +619,7 @@ impl Worker {
                         continue;
                     }
                 }
-                // Step 10b. Futility pruning: a quiet move cannot lift a hopeless eval to alpha.
+                // Step 16. Futility pruning: a quiet move cannot lift a hopeless eval to alpha.
                 // Checks are spared, so the later quiet moves are not skipped wholesale: one of
                 // them may be the check (skipping them cost tactics).
                 if quiet
@@ -634,7 +631,7 @@ impl Worker {
                 {
                     continue;
                 }
-                // Step 10c. SEE pruning: moves that lose material in the exchange, at low depth.
+                // Step 17. SEE pruning: moves that lose material in the exchange, at low depth.
                 // (Captures the picker handed out as good have SEE >= 0 already.)
                 if depth <= params::see_depth()
                     && !matches!(stage, Stage::HashMove | Stage::GoodNoisy)
@@ -650,7 +647,7 @@ impl Worker {
                 }
             }
 
-            // Step 10c'. Singular extension: when the hash move is much better than every
+            // Step 18. Singular extension: when the hash move is much better than every
             // other move (a search without it fails low well below its score), extend it. If
             // even the others beat beta, this node fails high twice over (multi-cut); if the
             // hash move alone was expected to beat beta, it is searched a ply shallower.
@@ -705,7 +702,7 @@ impl Worker {
             self.hashes.push(child.hash);
             self.stack[ply + 1].double_exts =
                 self.stack[ply].double_exts + i32::from(extension > 1);
-            // Step 10d. Check extension (unless the singular test extended or reduced).
+            // Step 19. Check extension (unless the singular test extended or reduced).
             let mut new_depth = depth - 1
                 + if extension != 0 {
                     extension
@@ -725,7 +722,7 @@ impl Worker {
                     !PV && !cut_node,
                 );
             } else {
-                // Step 10e. Late move reductions: later moves are searched shallower first.
+                // Step 20. Late move reductions: later moves are searched shallower first.
                 let mut r = 0;
                 if depth >= 3 && searched > usize::from(PV) && (quiet || stage == Stage::BadNoisy) {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
@@ -734,7 +731,7 @@ impl Worker {
                     if matches!(stage, Stage::Killer | Stage::Counter) {
                         r -= 1;
                     }
-                    // Step 10e'''. A position that was on a principal variation is reduced a ply
+                    // Step 21. A position that was on a principal variation is reduced a ply
                     // less; one whose replies keep failing high (its moves failing low: an
                     // all-node) a ply more.
                     if tt_pv && !PV {
@@ -743,17 +740,17 @@ impl Worker {
                     if self.stack[ply + 1].cutoffs > 3 {
                         r += 1;
                     }
-                    // Step 10e'. History in LMR: good statistics reduce less, bad more.
+                    // Step 22. History in LMR: good statistics reduce less, bad more.
                     if quiet {
                         r -= history / params::lmr_history_divisor();
                     } else {
-                        // Step 10e''. A capture that loses the exchange is reduced one ply at
+                        // Step 23. A capture that loses the exchange is reduced one ply at
                         // most: sacrifices are where the tactics are.
                         r = r.min(params::bad_noisy_max_reduction());
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                // Step 10f. Principal variation search: prove with a null window, re-search
+                // Step 24. Principal variation search: prove with a null window, re-search
                 // at full depth, then with the full window, only when the proof fails.
                 let reduced = new_depth - r;
                 v = -self.search::<false>(
@@ -766,7 +763,7 @@ impl Worker {
                     true,
                 );
                 if v > alpha && r > 0 {
-                    // Step 10e''''. How far the reduced search beat the best score sets the
+                    // Step 25. How far the reduced search beat the best score sets the
                     // re-search's depth: a ply deeper when by much, shallower when barely.
                     new_depth += i32::from(v > best + params::lmr_deeper_margin() + 2 * new_depth)
                         - i32::from(v < best + params::lmr_shallower_margin());
@@ -813,7 +810,7 @@ impl Worker {
                     }
                     if v >= beta {
                         self.stack[ply].cutoffs += 1;
-                        // Step 10g. The move that refutes: rewarded in its histories, the moves
+                        // Step 26. The move that refutes: rewarded in its histories, the moves
                         // tried before it punished; a quiet one becomes a killer and a counter.
                         let bonus =
                             (16 * depth * depth + 32 * depth + 16).min(params::history_bonus_max());
@@ -854,7 +851,7 @@ impl Worker {
             return best;
         }
 
-        // Step 11. Store the result.
+        // Step 27. Store the result.
         let bound = Bound::from_window(best, original_alpha, beta);
         shared.tt.store(
             b.hash,
@@ -865,7 +862,7 @@ impl Worker {
             bound,
             tt_pv,
         );
-        // Step 11a. Correction history: learn how far the static evaluation missed, when the
+        // Step 28. Correction history: learn how far the static evaluation missed, when the
         // result is a quiet one and its bound says which way.
         if !in_check
             && best_move.is_none_or(|m| !is_noisy(m))
@@ -932,7 +929,7 @@ impl Worker {
         } else {
             tte.map_or_else(|| self.evaluate(b, ply), |e| e.eval)
         };
-        // Stand pat on the corrected evaluation (Step 6 of the node search).
+        // Stand pat on the corrected evaluation (step 6 of the node search).
         let static_eval = self.corrected(b, raw_eval, CorrectionKeys::of(b.part_keys));
         let mut best = static_eval;
         if !in_check {
