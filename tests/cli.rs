@@ -832,6 +832,28 @@ fn genfens_follows_openbench() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// The SPSA tune's state in `data/spsa` names only parameters of the table as they are called
+/// now, each value within the table's range, so `scripts/spsa --state` can go on from it.
+#[test]
+fn the_spsa_state_names_the_parameters_as_they_are_called_now() {
+    let text = std::fs::read_to_string("data/spsa/search-20k.json").unwrap();
+    let state: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let params = state["params"].as_array().unwrap();
+    assert!(params.len() >= 30, "{} parameters", params.len());
+    for p in params {
+        let name = p["name"].as_str().unwrap();
+        let found = rookery::core::params::PARAMS
+            .iter()
+            .find(|q| q.name == name)
+            .unwrap_or_else(|| panic!("{name} is not a parameter of the table"));
+        let value = p["value"].as_f64().unwrap();
+        assert!(
+            (f64::from(found.min)..=f64::from(found.max)).contains(&value),
+            "{name}: {value} outside the table's range"
+        );
+    }
+}
+
 /// `rookery params`: every search parameter in OpenBench's SPSA input format, and a table.
 #[test]
 fn params_prints_the_spsa_input_and_a_table() {

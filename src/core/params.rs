@@ -10,6 +10,16 @@
 //! format (`name, int, default, min, max, c_end, r_end`).
 //!
 //! Values are integers: a factor is written in hundredths (`stretch_unstable` 160 is x1.6).
+//!
+//! Every name says its direction by one fixed word at its end:
+//! - `_min_depth` / `_max_depth`: the shallowest / deepest node a step applies to;
+//! - `_min` / `_max`: a value's floor / ceiling (`stretch_min`, `double_ext_max`);
+//! - `_base`: a formula's constant part; `_per_depth` (`_per_depth2`): its part per ply of
+//!   depth (per depth squared); `_divisor`: one unit more per this much; `_scale`: a factor;
+//! - `_margin`: how far a score (or a history) may be from a bound before a test holds.
+//!
+//! A few parameters had other names before the rule ([`RENAMED`]); `find` still takes them, so
+//! a tuner's state or a GUI's saved options written with the old names keep working.
 
 /// One parameter of the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +87,9 @@ params! {
     /// Reverse futility pruning: the margin a depth above beta (centipawns).
     rfp_margin: 64, 30, 150, 8;
     /// Reverse futility pruning: the deepest node it applies to.
-    rfp_depth: 5, 4, 14, 1;
+    rfp_max_depth: 5, 4, 14, 1;
     /// Razoring: the deepest node it applies to.
-    razor_depth: 3, 1, 6, 1;
+    razor_max_depth: 3, 1, 6, 1;
     /// Razoring: the margin's constant part (centipawns).
     razor_base: 392, 150, 700, 30;
     /// Razoring: the margin per depth squared (centipawns).
@@ -87,7 +97,7 @@ params! {
     /// Null move pruning: the shallowest node it applies to.
     nmp_min_depth: 3, 1, 6, 1;
     /// Null move pruning: from this depth a cut-off is verified by a reduced search.
-    nmp_verify_depth: 10, 6, 18, 1;
+    nmp_verify_min_depth: 10, 6, 18, 1;
     /// Null move pruning: the reduction's constant part (plies).
     nmp_base: 5, 2, 7, 1;
     /// Null move pruning: one more ply of reduction per this many plies of depth.
@@ -101,9 +111,9 @@ params! {
     /// Futility pruning: the margin per ply of depth (centipawns).
     futility_per_depth: 90, 40, 180, 8;
     /// Futility pruning: the deepest node it applies to.
-    futility_depth: 6, 3, 10, 1;
+    futility_max_depth: 6, 3, 10, 1;
     /// Late move pruning: the deepest node it applies to.
-    lmp_depth: 8, 4, 12, 1;
+    lmp_max_depth: 8, 4, 12, 1;
     /// Late move pruning: the quiet moves tried before the rest are pruned, (this + depth^2), halved when not improving.
     lmp_base: 5, 1, 8, 1;
     /// SEE pruning of quiet moves: the loss allowed per ply of depth (centipawns).
@@ -111,27 +121,27 @@ params! {
     /// SEE pruning of captures: the loss allowed per ply of depth (centipawns).
     see_noisy_margin: 98, 40, 200, 8;
     /// SEE pruning: the deepest node it applies to.
-    see_depth: 7, 3, 10, 1;
+    see_max_depth: 7, 3, 10, 1;
     /// Internal iterative reduction: the shallowest node without a hash move it reduces.
-    iir_depth: 4, 2, 8, 1;
+    iir_min_depth: 4, 2, 8, 1;
     /// Delta pruning in quiescence: the margin over a capture's gain (centipawns).
     delta_margin: 217, 80, 400, 15;
     /// The aspiration window's first half-width at the root (centipawns).
     aspiration_window: 20, 8, 50, 3;
     /// History pruning of quiet moves: the deepest node it applies to.
-    history_pruning_depth: 3, 1, 6, 1;
+    history_pruning_max_depth: 3, 1, 6, 1;
     /// History pruning: the history per ply of depth below which a quiet move is pruned.
     history_pruning_margin: 3805, 1000, 8000, 300;
     /// Late move reductions: one ply less (more) per this much good (bad) history.
     lmr_history_divisor: 12032, 5000, 20000, 600;
     /// Late move reductions: the most a capture that lost material by SEE is reduced.
-    bad_noisy_max_reduction: 2, 0, 3, 1;
+    bad_noisy_reduction_max: 2, 0, 3, 1;
     /// Late move reductions: the table's constant part (hundredths of a ply).
     lmr_base: 77, 20, 150, 8;
     /// Late move reductions: the table's divisor of ln(depth) x ln(move number) (hundredths).
     lmr_divisor: 230, 150, 350, 10;
     /// Singular extensions: the shallowest node whose hash move is tested.
-    singular_depth: 6, 5, 12, 1;
+    singular_min_depth: 6, 5, 12, 1;
     /// Singular extensions: the margin below the hash score per ply of depth (centipawns).
     singular_margin: 2, 1, 5, 1;
     /// Double extensions: a singular move whose test failed this far below its margin (centipawns), off a principal variation, is extended two plies.
@@ -149,7 +159,7 @@ params! {
     /// Time: the hard limit as a multiple of the soft target (hundredths).
     tm_hard_ratio: 300, 200, 500, 20;
     /// Time: the most of the clock one move may take, when more moves follow (hundredths).
-    tm_cap: 40, 25, 60, 3;
+    tm_move_max: 40, 25, 60, 3;
     /// Time: the soft target's stretch each time the best move changes (hundredths).
     stretch_unstable: 160, 120, 220, 8;
     /// Time: the stretch's ceiling (hundredths).
@@ -174,9 +184,28 @@ params! {
     fall_divisor: 200, 100, 400, 15;
 }
 
-/// The parameter called `name` (any case).
+/// Former names and the names they have now.
+pub const RENAMED: &[(&str, &str)] = &[
+    ("rfp_depth", "rfp_max_depth"),
+    ("razor_depth", "razor_max_depth"),
+    ("nmp_verify_depth", "nmp_verify_min_depth"),
+    ("futility_depth", "futility_max_depth"),
+    ("lmp_depth", "lmp_max_depth"),
+    ("see_depth", "see_max_depth"),
+    ("iir_depth", "iir_min_depth"),
+    ("history_pruning_depth", "history_pruning_max_depth"),
+    ("singular_depth", "singular_min_depth"),
+    ("bad_noisy_max_reduction", "bad_noisy_reduction_max"),
+    ("tm_cap", "tm_move_max"),
+];
+
+/// The parameter called `name` (any case), or that was called `name` before ([`RENAMED`]).
 pub fn find(name: &str) -> Option<&'static Param> {
     let name = name.trim();
+    let name = RENAMED
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(name))
+        .map_or(name, |&(_, new)| new);
     PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
 }
 
@@ -296,6 +325,54 @@ mod tests {
             assert_eq!(fields[4].parse::<i32>().unwrap(), p.max);
             assert_eq!(fields[5].parse::<i32>().unwrap(), p.step);
             assert_eq!(fields[6].parse::<f64>().unwrap(), R_END);
+        }
+    }
+
+    #[test]
+    fn every_name_ends_in_a_word_of_the_rule_and_former_names_still_work() {
+        const ENDINGS: &[&str] = &[
+            "_min_depth",
+            "_max_depth",
+            "_min",
+            "_max",
+            "_base",
+            "_per_depth",
+            "_per_depth2",
+            "_divisor",
+            "_scale",
+            "_margin",
+        ];
+        // Names that speak of one thing, not of a limit or a part of a formula.
+        const PLAIN: &[&str] = &[
+            "aspiration_window",
+            "tm_moves",
+            "tm_hard_ratio",
+            "stretch_unstable",
+            "stretch_stable",
+        ];
+        for p in PARAMS {
+            assert!(
+                PLAIN.contains(&p.name) || ENDINGS.iter().any(|e| p.name.ends_with(e)),
+                "{} does not end in a word of the naming rule",
+                p.name
+            );
+            // A depth limit says which end it is.
+            assert!(
+                !p.name.ends_with("_depth")
+                    || p.name.ends_with("_min_depth")
+                    || p.name.ends_with("_max_depth")
+                    || p.name.ends_with("_per_depth"),
+                "{}",
+                p.name
+            );
+        }
+        for (old, new) in RENAMED {
+            assert!(
+                PARAMS.iter().all(|p| p.name != *old),
+                "{old} is still a name"
+            );
+            assert_eq!(find(old).map(|p| p.name), Some(*new));
+            assert_eq!(find(&old.to_uppercase()).map(|p| p.name), Some(*new));
         }
     }
 

@@ -81,7 +81,7 @@ impl TimeManager {
         let cap = if moves == 1 {
             on_clock * 7 / 10
         } else {
-            on_clock * i64::from(params::tm_cap()) / 100
+            on_clock * i64::from(params::tm_move_max()) / 100
         };
         // Never into the reserve: above it, at most what leaves the reserve on the clock once
         // this move's increment comes; at or below it, at most three quarters of what the

@@ -480,7 +480,7 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_none() {
             // Step 8. Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= params::rfp_depth()
+            if depth <= params::rfp_max_depth()
                 && !is_mate(beta)
                 && eval - params::rfp_margin() * (depth - i32::from(improving)) >= beta
             {
@@ -490,7 +490,7 @@ impl Worker {
             // Step 9. Razoring: far below alpha at low depth, only a capture can save the
             // node; if quiescence cannot lift it to alpha, take its word. The margin is wide
             // enough to keep the sacrifices a narrower one cut.
-            if depth <= params::razor_depth()
+            if depth <= params::razor_max_depth()
                 && eval + params::razor_base() + params::razor_per_depth2() * depth * depth < alpha
             {
                 let v = self.qsearch::<false>(shared, b, alpha, alpha + 1, ply);
@@ -540,7 +540,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = null_cutoff_score(v, beta);
-                    if self.nmp_min_ply != 0 || depth < params::nmp_verify_depth() {
+                    if self.nmp_min_ply != 0 || depth < params::nmp_verify_min_depth() {
                         return v;
                     }
                     // Step 11. Verification: deep cut-offs are checked by a search without null
@@ -560,7 +560,7 @@ impl Worker {
 
         // Step 12. Internal iterative reduction: without a hash move this node was never searched
         // well; search it shallower first.
-        if tt_move.is_none() && depth >= params::iir_depth() && (PV || cut_node) {
+        if tt_move.is_none() && depth >= params::iir_min_depth() && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -606,13 +606,13 @@ impl Worker {
                 if !PV
                     && stage == Stage::Quiet
                     && !in_check
-                    && depth <= params::history_pruning_depth()
+                    && depth <= params::history_pruning_max_depth()
                     && history < -params::history_pruning_margin() * depth
                 {
                     continue;
                 }
                 // Step 15. Late move pruning: at low depth, late quiet moves rarely matter.
-                if quiet && !in_check && depth <= params::lmp_depth() {
+                if quiet && !in_check && depth <= params::lmp_max_depth() {
                     let limit = (params::lmp_base() + depth * depth) / (2 - i32::from(improving));
                     if quiets_searched as i32 >= limit {
                         skip_quiets = true;
@@ -624,7 +624,7 @@ impl Worker {
                 // them may be the check (skipping them cost tactics).
                 if quiet
                     && !in_check
-                    && depth <= params::futility_depth()
+                    && depth <= params::futility_max_depth()
                     && eval + params::futility_base() + params::futility_per_depth() * depth
                         <= alpha
                     && !gives_check(b, m)
@@ -633,7 +633,7 @@ impl Worker {
                 }
                 // Step 17. SEE pruning: moves that lose material in the exchange, at low depth.
                 // (Captures the picker handed out as good have SEE >= 0 already.)
-                if depth <= params::see_depth()
+                if depth <= params::see_max_depth()
                     && !matches!(stage, Stage::HashMove | Stage::GoodNoisy)
                 {
                     let margin = if quiet {
@@ -654,7 +654,7 @@ impl Worker {
             let mut extension = 0;
             if Some(m) == tt_move
                 && excluded.is_none()
-                && depth >= params::singular_depth()
+                && depth >= params::singular_min_depth()
                 && (ply as i32) < 2 * self.root_depth
                 && let Some(e) = tte
                 && e.depth >= depth - 3
@@ -746,7 +746,7 @@ impl Worker {
                     } else {
                         // Step 23. A capture that loses the exchange is reduced one ply at
                         // most: sacrifices are where the tactics are.
-                        r = r.min(params::bad_noisy_max_reduction());
+                        r = r.min(params::bad_noisy_reduction_max());
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
