@@ -1,6 +1,6 @@
 # OpenBench convention: `make EXE=<path>` builds the release binary (LTO, one codegen unit, see
-# Cargo.toml) and puts it at <path>. It is built for this machine's CPU (popcnt, BMI2, AVX2...):
-# about 8% more nodes a second here (bench, six interleaved rounds: 2.20 M against 2.03 M);
+# Cargo.toml) and puts it at <path>. It is built for this machine's CPU (popcnt, BMI2, AVX2...),
+# which gives more nodes a second than the portable build (docs/strength.md, Speed);
 # `make NATIVE=0` builds the portable binary that `cargo build --release` gives.
 # `make FEATURES=spsa EXE=...` builds the tuning build (every search parameter a UCI option).
 #
@@ -8,7 +8,7 @@
 # profile of that run steers the final build's inlining and code layout, and the final binary's
 # bench signature must equal the instrumented one's (the same search, only faster). It needs
 # the llvm-profdata that matches rustc's LLVM (`rustup component add llvm-tools`), or give its
-# path as LLVM_PROFDATA=... README.md (Building) has the measured gain.
+# path as LLVM_PROFDATA=... docs/strength.md (Speed) has the measured gain.
 EXE ?= rookery
 NATIVE ?= 1
 PGO ?= 0
