@@ -84,13 +84,7 @@ pub const MAX_DEPTH: u32 = 30;
 
 /// Checks a bench depth: 1 to `MAX_DEPTH`.
 pub fn check_depth(depth: u32) -> Result<u32, Error> {
-    if (1..=MAX_DEPTH).contains(&depth) {
-        Ok(depth)
-    } else {
-        Err(Error::Invalid(format!(
-            "bench depth must be 1 to {MAX_DEPTH}, got {depth}"
-        )))
-    }
+    Error::bounded("bench depth", depth, 1..=MAX_DEPTH, "")
 }
 
 /// Runs the bench at `depth`, calling `each` after every position; returns (nodes, time), or

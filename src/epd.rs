@@ -185,14 +185,10 @@ pub fn read(path: &str) -> Result<Vec<Record>, Error> {
 /// Parses EPD text.
 pub fn parse(text: &str) -> Result<Vec<Record>, Error> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (n, line) in crate::core::content_lines(text) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            return Err(Error::Invalid(format!("line {}: not an EPD record", i + 1)));
+            return Err(Error::Invalid(format!("line {n}: not an EPD record")));
         }
         // Four position fields (the last may carry the ';' of a bare FEN list), then, in
         // FEN-style records, the two counters; the operations follow.
@@ -215,12 +211,12 @@ pub fn parse(text: &str) -> Result<Vec<Record>, Error> {
             format!("{} 0 1", head.join(" "))
         };
         let rest = skip_words(line, taken);
-        let pos = parse_fen(&fen).map_err(|e| Error::Invalid(format!("line {}: {e}", i + 1)))?;
+        let pos = parse_fen(&fen).map_err(|e| Error::Invalid(format!("line {n}: {e}")))?;
         out.push(Record {
             pos,
             fen,
             ops: parse_ops(rest),
-            line: i + 1,
+            line: n,
         });
     }
     Ok(out)

@@ -94,6 +94,24 @@ impl Error {
         }
     }
 
+    /// `value` when it lies in `range`; else the error "WHAT must be LOW to HIGH\[UNIT\], got
+    /// VALUE" (`unit` as written after the bound, such as `" ms"`, or empty).
+    pub fn bounded<T: PartialOrd + fmt::Display>(
+        what: &str,
+        value: T,
+        range: std::ops::RangeInclusive<T>,
+        unit: &str,
+    ) -> Result<T, Error> {
+        if range.contains(&value) {
+            return Ok(value);
+        }
+        Err(Error::Invalid(format!(
+            "{what} must be {} to {}{unit}, got {value}",
+            range.start(),
+            range.end()
+        )))
+    }
+
     /// A data set's problem in the file at `path`.
     pub fn data(path: impl fmt::Display, problem: DataProblem) -> Error {
         Error::Data {

@@ -66,13 +66,7 @@ pub const MAX_DEPTH: u32 = 12;
 
 /// Checks a perft depth: 1 to `MAX_DEPTH`.
 pub fn check_depth(depth: u32) -> Result<u32, Error> {
-    if (1..=MAX_DEPTH).contains(&depth) {
-        Ok(depth)
-    } else {
-        Err(Error::Invalid(format!(
-            "perft depth must be 1 to {MAX_DEPTH}, got {depth}"
-        )))
-    }
+    Error::bounded("perft depth", depth, 1..=MAX_DEPTH, "")
 }
 
 /// `perft` that gives up when `stop` is raised: `None` then. The flag is read at every node
@@ -126,12 +120,8 @@ pub struct PerftCase {
 /// are skipped; a malformed line is an error naming its line number.
 pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, Error> {
     let mut cases = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |what: &str| Error::Invalid(format!("perft suite line {}: {what}", i + 1));
+    for (n, line) in crate::core::content_lines(text) {
+        let bad = |what: &str| Error::Invalid(format!("perft suite line {n}: {what}"));
         let mut parts = line.split(';');
         let fen = parts.next().unwrap_or("").trim().to_string();
         parse_fen(&fen).map_err(|e| bad(&e.to_string()))?;

@@ -74,11 +74,7 @@ pub struct Size {
 
 impl Tracer for Size {
     fn enter(&mut self, ply: u32, _: Option<Move>) {
-        let ply = ply as usize;
-        if self.per_ply.len() <= ply {
-            self.per_ply.resize(ply + 1, 0);
-        }
-        self.per_ply[ply] += 1;
+        crate::core::trace::count_at(&mut self.per_ply, ply);
     }
     fn pruned(&mut self, skipped: &[Move]) {
         self.pruned += skipped.len() as u64;

@@ -267,7 +267,6 @@ mod tests {
     use super::*;
     use crate::core::Rng;
     use crate::eval::trace::current;
-    use shakmaty::Chess;
 
     /// Labels made by the evaluation with the bishop pair worth (60, 90) instead of its value:
     /// the values in force, the entries, and the sigmoid's scale.
@@ -275,13 +274,7 @@ mod tests {
         let mut rng = Rng::new(5);
         let mut samples = Vec::new();
         while samples.len() < 6_000 {
-            let mut pos = Chess::default();
-            for ply in 0..160 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.index(moves.len())]);
+            rng.playout(160, |ply, pos| {
                 if ply > 10 && ply % 3 == 0 {
                     samples.push(Sample {
                         pos: pos.clone(),
@@ -290,7 +283,7 @@ mod tests {
                         id: None,
                     });
                 }
-            }
+            });
         }
         let start = current();
         let mut target = start.clone();

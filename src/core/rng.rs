@@ -46,6 +46,21 @@ impl Rng {
         self.below(len as u64) as usize
     }
 
+    /// A game of random legal moves from the initial position, at most `plies` long (it ends at
+    /// a mate or stalemate): `each` is called with the ply and the position after every move.
+    pub fn playout(&mut self, plies: usize, mut each: impl FnMut(usize, &shakmaty::Chess)) {
+        use shakmaty::Position;
+        let mut pos = shakmaty::Chess::default();
+        for ply in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[self.index(moves.len())]);
+            each(ply, &pos);
+        }
+    }
+
     /// Shuffles `items` in place (Fisher-Yates): the same seed, the same order.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {

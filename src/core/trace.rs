@@ -26,12 +26,17 @@ pub struct CountPerPly {
     pub counts: Vec<u64>,
 }
 
+/// One more at `ply` in counts kept per ply (the list grows to reach it).
+pub fn count_at(counts: &mut Vec<u64>, ply: u32) {
+    let ply = ply as usize;
+    if counts.len() <= ply {
+        counts.resize(ply + 1, 0);
+    }
+    counts[ply] += 1;
+}
+
 impl Tracer for CountPerPly {
     fn enter(&mut self, ply: u32, _mv: Option<Move>) {
-        let ply = ply as usize;
-        if self.counts.len() <= ply {
-            self.counts.resize(ply + 1, 0);
-        }
-        self.counts[ply] += 1;
+        count_at(&mut self.counts, ply);
     }
 }

@@ -277,15 +277,7 @@ mod tests {
         let mut rng = Rng::new(11);
         let mut out = Vec::new();
         while out.len() < n {
-            let mut pos = Chess::default();
-            for _ in 0..200 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.index(moves.len())]);
-                out.push(pos.clone());
-            }
+            rng.playout(200, |_, pos| out.push(pos.clone()));
         }
         out.truncate(n);
         out

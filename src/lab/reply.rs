@@ -79,14 +79,7 @@ pub fn bounded<T: PartialOrd + Display>(
     range: RangeInclusive<T>,
     unit: &str,
 ) -> Result<T, ApiError> {
-    if range.contains(&value) {
-        return Ok(value);
-    }
-    Err(ApiError::bad(format!(
-        "{what} must be {} to {}{unit}, got {value}",
-        range.start(),
-        range.end()
-    )))
+    Error::bounded(what, value, range, unit).map_err(|e| ApiError::bad(e.to_string()))
 }
 
 /// The answer to a request: its JSON, or its error with the error's status.
