@@ -1,26 +1,21 @@
 //! Drawing a position in the terminal: Unicode pieces (or letters with `ascii`), seen from the
 //! player's side, the last move's squares in brackets.
 
-use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Role, Square};
+use shakmaty::{Chess, Color, File, Move, Piece, Position, Rank, Square};
 
 fn glyph(piece: Piece, ascii: bool) -> char {
+    // Unicode's chess pieces, pawn to king (`Role` counts from 1 in that order).
+    const WHITE: [char; 6] = ['♙', '♘', '♗', '♖', '♕', '♔'];
+    const BLACK: [char; 6] = ['♟', '♞', '♝', '♜', '♛', '♚'];
     if ascii {
         return piece.char();
     }
-    match (piece.color, piece.role) {
-        (Color::White, Role::King) => '♔',
-        (Color::White, Role::Queen) => '♕',
-        (Color::White, Role::Rook) => '♖',
-        (Color::White, Role::Bishop) => '♗',
-        (Color::White, Role::Knight) => '♘',
-        (Color::White, Role::Pawn) => '♙',
-        (Color::Black, Role::King) => '♚',
-        (Color::Black, Role::Queen) => '♛',
-        (Color::Black, Role::Rook) => '♜',
-        (Color::Black, Role::Bishop) => '♝',
-        (Color::Black, Role::Knight) => '♞',
-        (Color::Black, Role::Pawn) => '♟',
-    }
+    let set = if piece.color == Color::White {
+        WHITE
+    } else {
+        BLACK
+    };
+    set[piece.role as usize - 1]
 }
 
 /// The board as text, `side` at the bottom, `last` move's squares marked `[ ]`.
@@ -63,6 +58,37 @@ pub fn draw(pos: &Chess, side: Color, last: Option<Move>, ascii: bool) -> String
 mod tests {
     use super::*;
     use crate::core::game::parse_move;
+    use shakmaty::Role;
+
+    #[test]
+    fn each_piece_has_its_unicode_symbol() {
+        // U+2654 is the white king; the white set runs king, queen, rook, bishop, knight, pawn,
+        // and the black set follows.
+        for (i, role) in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
+                let want = char::from_u32(0x2654 + 6 * c as u32 + i as u32).unwrap();
+                assert_eq!(
+                    glyph(Piece { color, role }, false),
+                    want,
+                    "{color:?} {role:?}"
+                );
+                assert_eq!(
+                    glyph(Piece { color, role }, true),
+                    Piece { color, role }.char()
+                );
+            }
+        }
+    }
 
     #[test]
     fn draws_from_both_sides_with_last_move() {

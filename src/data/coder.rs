@@ -55,6 +55,22 @@ impl Default for Uint {
     }
 }
 
+/// Where `range` splits between a zero (below) and a one (above) by `model`'s odds.
+fn split(range: u32, model: &Bit) -> u32 {
+    (range >> PROB_BITS) * u32::from(model.0)
+}
+
+/// The range after a bit: the part above `bound` for a one, below it for a zero; and the
+/// model learns the bit. The encoder and the decoder both take this step.
+fn narrow(range: &mut u32, bound: u32, one: bool, model: &mut Bit) {
+    if one {
+        *range -= bound;
+    } else {
+        *range = bound;
+    }
+    model.update(one);
+}
+
 /// Writes a stream.
 pub struct Encoder {
     low: u64,
@@ -79,14 +95,11 @@ impl Default for Encoder {
 
 impl Encoder {
     pub fn bit(&mut self, model: &mut Bit, one: bool) {
-        let bound = (self.range >> PROB_BITS) * u32::from(model.0);
+        let bound = split(self.range, model);
         if one {
             self.low += u64::from(bound);
-            self.range -= bound;
-        } else {
-            self.range = bound;
         }
-        model.update(one);
+        narrow(&mut self.range, bound, one, model);
         while self.range < TOP {
             self.range <<= 8;
             self.shift_low();
@@ -183,15 +196,12 @@ impl<'a> Decoder<'a> {
     }
 
     pub fn bit(&mut self, model: &mut Bit) -> bool {
-        let bound = (self.range >> PROB_BITS) * u32::from(model.0);
+        let bound = split(self.range, model);
         let one = self.code >= bound;
         if one {
             self.code -= bound;
-            self.range -= bound;
-        } else {
-            self.range = bound;
         }
-        model.update(one);
+        narrow(&mut self.range, bound, one, model);
         while self.range < TOP {
             self.range <<= 8;
             self.code = (self.code << 8) | u32::from(self.next_byte());

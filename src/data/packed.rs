@@ -72,14 +72,9 @@ impl Models {
 /// The guess's piece values: the format's own, fixed for good (not the evaluation's, which a
 /// tune may change: a log must read the same under every version).
 fn value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 100,
-        Role::Knight => 320,
-        Role::Bishop => 330,
-        Role::Rook => 500,
-        Role::Queen => 900,
-        Role::King => 0,
-    }
+    // Pawn, knight, bishop, rook, queen, king (`Role` counts from 1 in that order).
+    const VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+    VALUES[role as usize - 1]
 }
 
 /// How far `sq` is from the centre, in half squares each way (0 is best).
@@ -106,14 +101,7 @@ impl Attacks {
         let board = pos.board();
         let occupied = board.occupied();
         let them = !pos.turn();
-        let order = [
-            Role::Pawn,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ];
+        let order = Role::ALL;
         let mut cheapest = [(0, Bitboard::EMPTY); 6];
         let mut so_far = Bitboard::EMPTY;
         for (i, role) in order.into_iter().enumerate() {

@@ -44,16 +44,10 @@ fn least_valuable(board: &Board, attackers: Bitboard, color: Color) -> Option<(S
     if ours.is_empty() {
         return None;
     }
-    [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ]
-    .into_iter()
-    .find_map(|role| (ours & board.by_role(role)).first().map(|sq| (sq, role)))
+    // `Role::ALL` runs from the pawn to the king.
+    Role::ALL
+        .into_iter()
+        .find_map(|role| (ours & board.by_role(role)).first().map(|sq| (sq, role)))
 }
 
 /// The material the side to move gains by `m` and the exchange that follows (negative: loses).
