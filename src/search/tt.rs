@@ -319,14 +319,19 @@ mod tests {
         key
     }
 
-    #[test]
-    fn old_entries_never_look_current_when_the_generation_wraps() {
+    /// A 1 MB table with every slot stored in this search, at depth 5.
+    fn full_table() -> Tt {
         let tt = Tt::new(1);
-        let n = tt.slots.len();
-        // Fill every slot in this search: hashfull reads 1000.
-        for i in 0..n {
+        for i in 0..tt.slots.len() {
             tt.store(key_of_slot(&tt, i), None, 1, 1, 5, Bound::Exact, false);
         }
+        tt
+    }
+
+    #[test]
+    fn old_entries_never_look_current_when_the_generation_wraps() {
+        // Every slot filled in this search: hashfull reads 1000.
+        let tt = full_table();
         assert_eq!(tt.hashfull(), 1000);
         // However many searches later, none of them is current again; each search stores one
         // entry in the sampled slots, and only that one is current.
@@ -354,11 +359,7 @@ mod tests {
 
     #[test]
     fn a_slow_ageing_pass_holds_the_generation_instead_of_wrapping() {
-        let tt = Tt::new(1);
-        let n = tt.slots.len();
-        for i in 0..n {
-            tt.store(key_of_slot(&tt, i), None, 1, 1, 5, Bound::Exact, false);
-        }
+        let tt = full_table();
         // The first pass is asked for, then never ends: the generation stops short of the next
         // one, whatever the number of searches, so the first search's entries stay old.
         let mut asked = 0;

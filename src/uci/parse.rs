@@ -178,37 +178,20 @@ fn parse_go(words: &[&str]) -> Result<Go, UciError> {
                     i += 1;
                 }
             }
-            "wtime" | "btime" | "winc" | "binc" => {
-                let v: i64 = number("go", key, value)?;
-                match key {
-                    "wtime" => go.wtime = Some(v),
-                    "btime" => go.btime = Some(v),
-                    "winc" => go.winc = Some(v),
-                    _ => go.binc = Some(v),
-                }
-                i += 1;
-            }
-            "movestogo" => {
-                go.movestogo = Some(number("go", key, value)?);
-                i += 1;
-            }
-            "depth" => {
-                go.depth = Some(number("go", key, value)?);
-                i += 1;
-            }
-            "nodes" => {
-                go.nodes = Some(number("go", key, value)?);
-                i += 1;
-            }
-            "mate" => {
-                go.mate = Some(number("go", key, value)?);
-                i += 1;
-            }
-            "movetime" => {
-                go.movetime = Some(number("go", key, value)?);
-                i += 1;
-            }
+            "wtime" => go.wtime = Some(number("go", key, value)?),
+            "btime" => go.btime = Some(number("go", key, value)?),
+            "winc" => go.winc = Some(number("go", key, value)?),
+            "binc" => go.binc = Some(number("go", key, value)?),
+            "movestogo" => go.movestogo = Some(number("go", key, value)?),
+            "depth" => go.depth = Some(number("go", key, value)?),
+            "nodes" => go.nodes = Some(number("go", key, value)?),
+            "mate" => go.mate = Some(number("go", key, value)?),
+            "movetime" => go.movetime = Some(number("go", key, value)?),
             other => return Err(malformed("go", format!("unknown parameter '{other}'"))),
+        }
+        // A key with a value steps over it.
+        if !matches!(key, "infinite" | "ponder" | "searchmoves") {
+            i += 1;
         }
         i += 1;
     }
