@@ -1,0 +1,528 @@
+//! The float network: its parameters, its forward and backward passes, the factoriser's shared
+//! rows, and its export as the search's quantised net.
+
+use super::sample::{Sample, sigmoid};
+use crate::core::Rng;
+use crate::nnue::{self, Activation, INPUTS, InputLayout, Network, QA, QB};
+
+/// Weights stay within this, so that the quantised values fit.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
+/// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
+/// bucket (`nnue::bucket`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub hidden: usize,
+    pub activation: Activation,
+    /// Output buckets, chosen by the number of pieces (1: a single output layer).
+    pub buckets: usize,
+    /// How the pieces become inputs (king buckets, mirroring).
+    pub layout: InputLayout,
+    /// A shared block of `INPUTS` rows after the layout's, read with every bucket's feature.
+    pub factorised: bool,
+    pub params: Vec<f32>,
+}
+
+impl FloatNet {
+    pub fn len(layout: &InputLayout, hidden: usize, buckets: usize, factorised: bool) -> usize {
+        FloatNet::rows(layout, factorised) * hidden + hidden + (2 * hidden + 1) * buckets
+    }
+
+    /// Feature rows: the layout's, then the shared block when factorised.
+    fn rows(layout: &InputLayout, factorised: bool) -> usize {
+        layout.inputs() + if factorised { INPUTS } else { 0 }
+    }
+
+    /// The same net with a shared block of feature rows, zero to begin with (so it computes the
+    /// same function): every bucket's feature reads its row there too.
+    pub fn factorise(mut self) -> FloatNet {
+        if !self.factorised {
+            let at = self.layout.inputs() * self.hidden;
+            self.params
+                .splice(at..at, std::iter::repeat_n(0.0, INPUTS * self.hidden));
+            self.factorised = true;
+        }
+        self
+    }
+
+    /// Writes into `out` this net with the shared rows added into each bucket's: the same
+    /// function, unfactorised (`out` keeps its allocation from one call to the next).
+    pub(super) fn merge_into(&self, out: &mut FloatNet) {
+        let h = self.hidden;
+        let rows = self.layout.inputs() * h;
+        let block = INPUTS * h;
+        out.hidden = h;
+        out.activation = self.activation;
+        out.buckets = self.buckets;
+        out.layout = self.layout;
+        out.factorised = false;
+        out.params.clear();
+        out.params.extend_from_slice(&self.params[..rows]);
+        out.params.extend_from_slice(&self.params[rows + block..]);
+        let shared = &self.params[rows..rows + block];
+        for bucket in out.params[..rows].chunks_exact_mut(block) {
+            for (w, s) in bucket.iter_mut().zip(shared) {
+                *w += s;
+            }
+        }
+    }
+
+    /// The gradient of this (factorised) net from gradients `merged` of its merged net: each
+    /// bucket's rows as they are, each shared row the sum of the buckets' rows it is added to.
+    pub(super) fn unmerge_gradient(&self, merged: &[Vec<f32>], out: &mut Vec<f32>) {
+        let h = self.hidden;
+        let rows = self.layout.inputs() * h;
+        let block = INPUTS * h;
+        out.clear();
+        out.resize(self.params.len(), 0.0);
+        for g in merged {
+            for (o, x) in out[..rows].iter_mut().zip(&g[..rows]) {
+                *o += x;
+            }
+            for bucket in g[..rows].chunks_exact(block) {
+                for (o, x) in out[rows..rows + block].iter_mut().zip(bucket) {
+                    *o += x;
+                }
+            }
+            for (o, x) in out[rows + block..].iter_mut().zip(&g[rows..]) {
+                *o += x;
+            }
+        }
+    }
+
+    /// The shared row a layout's feature `f` also reads, when factorised.
+    #[inline]
+    fn factor_row(&self, f: usize) -> Option<usize> {
+        self.factorised.then(|| self.layout.inputs() + f % INPUTS)
+    }
+
+    /// Random feature weights (uniform, scaled to the fan-in), small output weights.
+    pub fn new(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        seed: u64,
+    ) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
+        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false)];
+        let ft = 1.0 / (32f32).sqrt();
+        let o = layout.inputs() * hidden;
+        for p in &mut params[..o] {
+            *p = uniform(ft);
+        }
+        let out = 1.0 / ((2 * hidden) as f32).sqrt();
+        let o = o + hidden;
+        for p in &mut params[o..o + 2 * hidden * buckets] {
+            *p = uniform(out);
+        }
+        FloatNet {
+            hidden,
+            activation,
+            buckets,
+            layout,
+            factorised: false,
+            params,
+        }
+    }
+
+    /// Where the feature biases, the output weights and the output biases start.
+    fn offsets(&self) -> (usize, usize, usize) {
+        let h = self.hidden;
+        let b1 = FloatNet::rows(&self.layout, self.factorised) * h;
+        (b1, b1 + h, b1 + h + 2 * h * self.buckets)
+    }
+
+    /// The output weights and bias of a position with `pieces` pieces.
+    fn output(&self, pieces: usize) -> (usize, usize) {
+        let (_, w2, b2) = self.offsets();
+        let b = nnue::bucket(pieces as u32, self.buckets);
+        (w2 + 2 * self.hidden * b, b2 + b)
+    }
+
+    /// The activation and its derivative (the derivative 0 at the clip's ends).
+    #[inline(always)]
+    fn act_with(activation: Activation, x: f32) -> (f32, f32) {
+        let c = x.clamp(0.0, 1.0);
+        let inside = if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 };
+        match activation {
+            Activation::CReLU => (c, inside),
+            Activation::SCReLU => (c * c, 2.0 * c * inside),
+        }
+    }
+
+    /// The feature rows a perspective's features read, in order (each feature's row, then its
+    /// shared row when factorised), with every square's file flipped when `mirror` is 7.
+    #[inline]
+    fn feature_rows<'a>(
+        &self,
+        feats: &[u16],
+        mirror: usize,
+        out: &'a mut [usize; 64],
+    ) -> &'a [usize] {
+        let mut n = 0;
+        for &f in feats {
+            let f = usize::from(f) ^ mirror;
+            out[n] = f;
+            n += 1;
+            if let Some(r) = self.factor_row(f) {
+                out[n] = r;
+                n += 1;
+            }
+        }
+        &out[..n]
+    }
+
+    /// The output `y` (units of 400 centipawns) for a position's features.
+    pub fn forward(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32]) -> f32 {
+        self.forward_mirrored(stm, ntm, acc, 0)
+    }
+
+    /// `forward` with every square's file flipped (`mirror` 7) or not (0): only in the plain
+    /// layout (`Trainer::epoch`).
+    fn forward_mirrored(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32], mirror: usize) -> f32 {
+        let h = self.hidden;
+        let (b1, _, _) = self.offsets();
+        // Every piece is a feature: their count picks the bucket.
+        let (w2, b2) = self.output(stm.len());
+        let (acc_s, acc_n) = acc.split_at_mut(h);
+        let mut rows = [0usize; 64];
+        let bias = &self.params[b1..b1 + h];
+        for (acc_p, feats) in [(&mut *acc_s, stm), (&mut *acc_n, ntm)] {
+            let rows = self.feature_rows(feats, mirror, &mut rows);
+            sum_rows(&self.params, h, bias, rows, acc_p);
+        }
+        let w = &self.params[w2..w2 + 2 * h];
+        let (w_s, w_n) = w.split_at(h);
+        // One call for each activation, so each loop has its own constant in `act_with`.
+        let y = match self.activation {
+            Activation::CReLU => output(acc_s, acc_n, w_s, w_n, |x| {
+                FloatNet::act_with(Activation::CReLU, x).0
+            }),
+            Activation::SCReLU => output(acc_s, acc_n, w_s, w_n, |x| {
+                FloatNet::act_with(Activation::SCReLU, x).0
+            }),
+        };
+        self.params[b2] + y
+    }
+
+    /// Adds the gradient of `(sigmoid(y) - target)^2` to `grad`; returns the loss.
+    /// With `mirror` 7 the position is seen with its files flipped (a to h): the same chess
+    /// but for castling, which the inputs do not hold; 0 leaves it as it is. Mirroring applies
+    /// to the plain layout only (a mirrored layout reads both alike).
+    pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
+        debug_assert!(mirror == 0 || self.layout.is_plain());
+        let h = self.hidden;
+        let (b1, _, _) = self.offsets();
+        let (w2, b2) = self.output(s.pieces());
+        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+        let stm = s.stm(&mut ours);
+        let ntm = s.ntm(&mut other);
+        let y = self.forward_mirrored(stm, ntm, acc, mirror);
+        let p = sigmoid(y);
+        let err = p - s.target;
+        let g = 2.0 * err * p * (1.0 - p);
+        grad[b2] += g;
+        let (acc_s, acc_n) = acc.split_at_mut(h);
+        let activation = self.activation;
+        let (w_s, w_n) = self.params[w2..w2 + 2 * h].split_at(h);
+        let (g_ws, g_wn) = grad[w2..w2 + 2 * h].split_at_mut(h);
+        for (acc_p, w, gw) in [(&mut *acc_s, w_s, g_ws), (&mut *acc_n, w_n, g_wn)] {
+            for ((a, w), gw) in acc_p.iter_mut().zip(w).zip(gw) {
+                let (x, d) = FloatNet::act_with(activation, *a);
+                *gw += g * x;
+                // The accumulators now hold their gradients.
+                *a = g * w * d;
+            }
+        }
+        for ((gb, d_s), d_n) in grad[b1..b1 + h].iter_mut().zip(&*acc_s).zip(&*acc_n) {
+            *gb += d_s + d_n;
+        }
+        let mut rows = [0usize; 64];
+        for (acc_p, feats) in [(&*acc_s, stm), (&*acc_n, ntm)] {
+            let rows = self.feature_rows(feats, mirror, &mut rows);
+            add_to_rows(grad, h, acc_p, rows);
+        }
+        err * err
+    }
+
+    /// The quantised net for the search.
+    pub fn quantise(&self, provenance: String) -> Network {
+        let (b1, w2, b2) = self.offsets();
+        let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
+        // The shared rows added into each bucket's, kept within the clip as trained weights are.
+        let h = self.hidden;
+        let features: Vec<i16> = (0..self.layout.inputs() * h)
+            .map(|i| {
+                let shared = self
+                    .factor_row(i / h)
+                    .map_or(0.0, |r| self.params[r * h + i % h]);
+                q(
+                    (self.params[i] + shared).clamp(-WEIGHT_CLIP, WEIGHT_CLIP),
+                    QA,
+                )
+            })
+            .collect();
+        Network::from_parts(
+            self.activation,
+            self.layout,
+            features,
+            self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
+            self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
+            self.params[b2..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
+            provenance,
+        )
+        .expect("the float net's shape is a valid net")
+    }
+
+    /// The score in centipawns, as the float net computes it.
+    pub fn centipawns(&self, stm: &[u16], ntm: &[u16]) -> f32 {
+        let mut acc = vec![0.0; 2 * self.hidden];
+        self.forward(stm, ntm, &mut acc) * nnue::SCALE as f32
+    }
+}
+
+/// Neurons summed at a time in the feature layer: a block of this many floats stays in
+/// registers while every feature's row is added into it (AVX2: 8 registers).
+const BLOCK: usize = 64;
+
+/// `acc = bias + the sum of the feature rows` (`h` floats a row), a block of neurons at a
+/// time. Each neuron's sum is taken in the same order as one row after another would.
+#[inline]
+fn sum_rows(params: &[f32], h: usize, bias: &[f32], rows: &[usize], acc: &mut [f32]) {
+    let whole = h - h % BLOCK;
+    for j in (0..whole).step_by(BLOCK) {
+        let mut block: [f32; BLOCK] = bias[j..j + BLOCK].try_into().unwrap();
+        for &r in rows {
+            let row: &[f32; BLOCK] = params[r * h + j..r * h + j + BLOCK].try_into().unwrap();
+            for (b, w) in block.iter_mut().zip(row) {
+                *b += w;
+            }
+        }
+        acc[j..j + BLOCK].copy_from_slice(&block);
+    }
+    for j in whole..h {
+        acc[j] = bias[j];
+        for &r in rows {
+            acc[j] += params[r * h + j];
+        }
+    }
+}
+
+/// Adds `d` (`h` floats) to each of the feature rows of `grad`, a block at a time.
+#[inline]
+fn add_to_rows(grad: &mut [f32], h: usize, d: &[f32], rows: &[usize]) {
+    let whole = h - h % BLOCK;
+    for j in (0..whole).step_by(BLOCK) {
+        let block: [f32; BLOCK] = d[j..j + BLOCK].try_into().unwrap();
+        for &r in rows {
+            let row: &mut [f32; BLOCK] = (&mut grad[r * h + j..r * h + j + BLOCK])
+                .try_into()
+                .unwrap();
+            for (w, b) in row.iter_mut().zip(&block) {
+                *w += b;
+            }
+        }
+    }
+    for &r in rows {
+        for j in whole..h {
+            grad[r * h + j] += d[j];
+        }
+    }
+}
+
+/// The output layer's sum `w_s . act(s) + w_n . act(n)`, in 8 running sums so it vectorises.
+#[inline(always)]
+fn output(s: &[f32], n: &[f32], w_s: &[f32], w_n: &[f32], act: impl Fn(f32) -> f32) -> f32 {
+    let mut sums = [0.0f32; 8];
+    let h = s.len();
+    let whole = h - h % 8;
+    for j in (0..whole).step_by(8) {
+        for k in 0..8 {
+            sums[k] += w_s[j + k] * act(s[j + k]) + w_n[j + k] * act(n[j + k]);
+        }
+    }
+    let mut y = sums.iter().sum::<f32>();
+    for j in whole..h {
+        y += w_s[j] * act(s[j]) + w_n[j] * act(n[j]);
+    }
+    y
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Record;
+    use crate::train::sample::samples;
+    use crate::train::sample::tests::{material, records};
+
+    #[test]
+    fn gradients_agree_with_finite_differences() {
+        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
+        let kb8 = InputLayout::preset("mirror-kb8").unwrap();
+        // Hidden sizes below a block of neurons, and one block and some (`sum_rows`).
+        for (h, activation, mirror, buckets, layout, factorised) in [
+            (6, Activation::SCReLU, 0, 1, InputLayout::PLAIN, false),
+            (6, Activation::CReLU, 0, 1, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 7, 1, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
+            (6, Activation::SCReLU, 0, 2, kb4, false),
+            (6, Activation::CReLU, 0, 1, kb8, false),
+            (6, Activation::SCReLU, 0, 2, kb4, true),
+            (70, Activation::SCReLU, 0, 8, InputLayout::PLAIN, false),
+            (70, Activation::CReLU, 7, 1, InputLayout::PLAIN, false),
+            (70, Activation::SCReLU, 0, 2, kb4, true),
+        ] {
+            let recs = records(|p| (material(p), 0.5));
+            // Positions whose kings are in different buckets, where the layout has them.
+            let mut picked: Vec<Record> = Vec::new();
+            for r in &recs {
+                let bucket = |k: u8| layout.relative(usize::from(k)).0;
+                if picked.len() < 6
+                    && (picked.len() < 3 || !picked.iter().any(|p| bucket(p.ksq) == bucket(r.ksq)))
+                {
+                    picked.push(*r);
+                }
+            }
+            let data = samples(&picked, &layout, 0.5);
+            let mut net = FloatNet::new(h, activation, buckets, layout, 3);
+            if factorised {
+                net = net.factorise();
+                // Shared rows of their own, not zeros, so both sources of each input count.
+                let at = layout.inputs() * h;
+                for (i, w) in net.params[at..at + INPUTS * h].iter_mut().enumerate() {
+                    *w = 0.05 * ((i % 7) as f32 - 3.0);
+                }
+            }
+            // Biases away from the clip points, where the derivative is not defined.
+            let (b1, _, _) = net.offsets();
+            // The output layer the first position reads, and one no position here reads.
+            let (w2, b2) = net.output(data[0].pieces());
+            let unused = if buckets > 1 { net.output(2).0 } else { w2 };
+            for j in 0..h {
+                net.params[b1 + j] = 0.3 + 0.05 * (j % 7) as f32;
+            }
+            let mut grad = vec![0.0; net.params.len()];
+            let mut acc = vec![0.0; 2 * h];
+            for s in &data {
+                net.backward(s, &mut acc, &mut grad, mirror);
+            }
+            let loss = |n: &FloatNet| -> f64 {
+                data.iter()
+                    .map(|s| {
+                        let mut a = vec![0.0; 2 * h];
+                        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                        let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+                        let y = n.forward_mirrored(stm, ntm, &mut a, mirror);
+                        let e = f64::from(sigmoid(y) - s.target);
+                        e * e
+                    })
+                    .sum()
+            };
+            // The first feature of each side, and the highest of all (in a bucketed layout, a
+            // bucket above the first).
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let first = usize::from(data[0].stm(&mut ours)[0]) ^ mirror;
+            let theirs = usize::from(data[0].ntm(&mut other)[0]) ^ mirror;
+            let highest = data
+                .iter()
+                .flat_map(|s| {
+                    let (mut a, mut b) = ([0u16; 32], [0u16; 32]);
+                    let mut all = s.stm(&mut a).to_vec();
+                    all.extend_from_slice(s.ntm(&mut b));
+                    all
+                })
+                .max()
+                .map_or(0, |f| usize::from(f) ^ mirror);
+            if layout.buckets() > 1 {
+                assert!(highest >= INPUTS, "{highest}");
+            }
+            // The shared row the first feature also reads (the first's own when not factorised).
+            let shared = net.factor_row(first).unwrap_or(first);
+            let checked = [
+                shared * h + 4,
+                first * h,
+                first * h + 3,
+                theirs * h + 1,
+                highest * h + 2,
+                highest * h + 5,
+                first * h + h - 1,
+                theirs * h + h - 2,
+                b1 + 2,
+                w2 + 1,
+                w2 + 7,
+                b2,
+                unused + 3,
+            ];
+            for &i in &checked {
+                let h = 1e-3f32;
+                let mut plus = net.clone();
+                plus.params[i] += h;
+                let mut minus = net.clone();
+                minus.params[i] -= h;
+                let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
+                let analytic = f64::from(grad[i]);
+                assert!(
+                    (numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(),
+                    "{activation:?} {} parameter {i}: numeric {numeric}, analytic {analytic}",
+                    layout.describe()
+                );
+            }
+            // The gradient reaches the highest feature's row: the check above is not of zeros.
+            assert!(
+                grad[highest * h..highest * h + h]
+                    .iter()
+                    .any(|g| g.abs() > 1e-7),
+                "{}",
+                layout.describe()
+            );
+        }
+    }
+
+    /// Training through the merged net gives the factorised net's own gradient: each bucket's
+    /// rows as they are, each shared row the sum over the buckets.
+    #[test]
+    fn the_merged_net_gives_the_factorised_gradient() {
+        let layout = InputLayout::preset("mirror-kb4").unwrap();
+        let recs = records(|p| (material(p), 0.5));
+        let data = samples(&recs[..200], &layout, 0.5);
+        let mut net = FloatNet::new(8, Activation::SCReLU, 2, layout, 11).factorise();
+        let at = layout.inputs() * 8;
+        for (i, w) in net.params[at..at + INPUTS * 8].iter_mut().enumerate() {
+            *w = 0.03 * ((i % 5) as f32 - 2.0);
+        }
+        let mut acc = vec![0.0; 16];
+        let mut direct = vec![0.0; net.params.len()];
+        for s in &data {
+            net.backward(s, &mut acc, &mut direct, 0);
+        }
+        let mut merged = FloatNet::new(1, Activation::CReLU, 1, InputLayout::PLAIN, 1);
+        net.merge_into(&mut merged);
+        assert!(!merged.factorised);
+        assert_eq!(merged.params.len(), net.params.len() - INPUTS * 8);
+        let mut halves = vec![vec![0.0; merged.params.len()]; 2];
+        for (i, s) in data.iter().enumerate() {
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+            assert!((merged.centipawns(stm, ntm) - net.centipawns(stm, ntm)).abs() < 1e-3);
+            merged.backward(s, &mut acc, &mut halves[i % 2], 0);
+        }
+        let mut via = Vec::new();
+        net.unmerge_gradient(&halves, &mut via);
+        assert_eq!(via.len(), direct.len());
+        let shared = at..at + INPUTS * 8;
+        assert!(direct[shared.clone()].iter().any(|g| g.abs() > 1e-4));
+        for (i, (a, b)) in via.iter().zip(&direct).enumerate() {
+            assert!(
+                (a - b).abs() < 1e-4 + 1e-3 * b.abs(),
+                "parameter {i}: {a} against {b}"
+            );
+        }
+    }
+}

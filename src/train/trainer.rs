@@ -1,0 +1,372 @@
+//! The training loop: what `rookery train` is asked for ([`Config`]), the [`Trainer`] with the
+//! optimiser's state, and an epoch's passes over the samples on every thread.
+
+use std::time::Instant;
+
+use super::network::FloatNet;
+use super::sample::{Sample, sigmoid};
+use super::sum_in_parts;
+use crate::core::Rng;
+use crate::nnue::{Activation, InputLayout};
+
+/// What `rookery train` is asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub hidden: usize,
+    pub activation: Activation,
+    /// Output buckets (1, 2, 4 or 8).
+    pub buckets: usize,
+    /// How the pieces become inputs.
+    pub layout: InputLayout,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// The final learning rate as a fraction of `lr`.
+    pub lr_end: f32,
+    pub weight_decay: f32,
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Train on each position and its mirror image (files flipped), alternately: with the plain
+    /// layout only, as a mirrored layout reads a position and its mirror image alike.
+    pub mirror: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            hidden: 128,
+            activation: Activation::SCReLU,
+            buckets: 1,
+            layout: InputLayout::PLAIN,
+            epochs: 30,
+            batch: 16_384,
+            lr: 0.001,
+            lr_end: 0.01,
+            weight_decay: 0.01,
+            wdl: 0.0,
+            threads: 1,
+            seed: 1,
+            mirror: false,
+        }
+    }
+}
+
+/// The optimiser's state, kept in checkpoints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trainer {
+    pub net: FloatNet,
+    pub(super) m: Vec<f32>,
+    pub(super) v: Vec<f32>,
+    pub step: u64,
+    /// Epochs completed.
+    pub epoch: usize,
+    /// (train loss, validation loss) of each epoch completed.
+    pub history: Vec<(f32, f32)>,
+}
+
+/// One epoch's figures, for the progress line.
+pub struct Progress {
+    pub epoch: usize,
+    pub batch: usize,
+    pub batches: usize,
+    pub loss: f32,
+    pub positions_per_second: f64,
+}
+
+impl Trainer {
+    pub fn new(net: FloatNet) -> Trainer {
+        let n = net.params.len();
+        Trainer {
+            net,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+            epoch: 0,
+            history: Vec::new(),
+        }
+    }
+
+    /// Mean loss over `data`, on `threads` threads.
+    pub fn loss(&self, data: &[Sample], threads: usize) -> f32 {
+        if data.is_empty() {
+            return 0.0;
+        }
+        let [total] = sum_in_parts(data, threads, |part| {
+            let mut acc = vec![0.0; 2 * self.net.hidden];
+            [part
+                .iter()
+                .map(|x| {
+                    let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                    let (stm, ntm) = (x.stm(&mut ours), x.ntm(&mut other));
+                    let y = self.net.forward(stm, ntm, &mut acc);
+                    let e = sigmoid(y) - x.target;
+                    f64::from(e * e)
+                })
+                .sum::<f64>()]
+        });
+        (total / data.len() as f64) as f32
+    }
+
+    /// One epoch over `train` in a seeded random order. Returns the mean training loss.
+    pub fn epoch(
+        &mut self,
+        cfg: &Config,
+        train: &[Sample],
+        mut progress: impl FnMut(&Progress),
+    ) -> f32 {
+        assert!(
+            !cfg.mirror || self.net.layout.is_plain(),
+            "mirror images are for the plain layout only"
+        );
+        let threads = cfg.threads.max(1);
+        // A factorised net trains through its merged net (the shared rows added into each
+        // bucket's, the same function), whose rows each feature reads once: the gradient of a
+        // shared row is the sum of its buckets' (`unmerge_gradient`), so the factoriser costs
+        // a pass over the weights a step, not a second row for every feature of every position.
+        let mut merged = self.net.factorised.then(|| {
+            let mut m = self.net.clone();
+            self.net.merge_into(&mut m);
+            m
+        });
+        let mut full = Vec::new();
+        let n = merged.as_ref().unwrap_or(&self.net).params.len();
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let mut rng = Rng::new(cfg.seed ^ (self.epoch as u64 + 1).wrapping_mul(0x9e37_79b9));
+        rng.shuffle(&mut order);
+        let batches = train.len().div_ceil(cfg.batch.max(1));
+        let total_steps = (batches * cfg.epochs) as u64;
+        let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; n]).collect();
+        let start = Instant::now();
+        let mut loss_sum = 0.0f64;
+        let mut last = Instant::now();
+        for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
+            let part = batch.len().div_ceil(threads);
+            if let Some(m) = merged.as_mut() {
+                self.net.merge_into(m);
+            }
+            let net = merged.as_ref().unwrap_or(&self.net);
+            let (mirror, epoch) = (cfg.mirror, self.epoch);
+            let losses: Vec<f64> = std::thread::scope(|s| {
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part))
+                    .map(|(g, idx)| {
+                        s.spawn(move || {
+                            g.iter_mut().for_each(|x| *x = 0.0);
+                            let mut acc = vec![0.0; 2 * net.hidden];
+                            idx.iter()
+                                .map(|&i| {
+                                    // With `mirror`, half the positions are seen mirrored in
+                                    // each epoch, and each position in every other epoch.
+                                    let m = if mirror && (i as usize + epoch) % 2 == 1 {
+                                        7
+                                    } else {
+                                        0
+                                    };
+                                    f64::from(net.backward(&train[i as usize], &mut acc, g, m))
+                                })
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            let used = batch.len().div_ceil(part);
+            loss_sum += losses.iter().sum::<f64>();
+            let lr = Trainer::rate(cfg, self.step, total_steps);
+            self.step += 1;
+            if merged.is_some() {
+                self.net.unmerge_gradient(&grads[..used], &mut full);
+                self.apply(cfg, std::slice::from_ref(&full), batch.len() as f32, lr);
+            } else {
+                self.apply(cfg, &grads[..used], batch.len() as f32, lr);
+            }
+            if last.elapsed().as_millis() >= 500 || b + 1 == batches {
+                last = Instant::now();
+                let seen = (b * cfg.batch + batch.len()) as f64;
+                progress(&Progress {
+                    epoch: self.epoch + 1,
+                    batch: b + 1,
+                    batches,
+                    loss: (loss_sum / seen) as f32,
+                    positions_per_second: seen / start.elapsed().as_secs_f64().max(1e-9),
+                });
+            }
+        }
+        self.epoch += 1;
+        (loss_sum / train.len().max(1) as f64) as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Record;
+    use crate::error::{Error, TrainProblem};
+    use crate::nnue::INPUTS;
+    use crate::train::fit::fit;
+    use crate::train::sample::tests::{material, records};
+    use crate::train::sample::{features, samples};
+    use crate::train::validation::split;
+    use shakmaty::Color;
+
+    #[test]
+    fn it_learns_material_and_the_quantised_net_agrees_with_the_float_net() {
+        // Labels made from material alone: the net must learn the piece values.
+        let recs = records(|p| (material(p), 0.5));
+        assert!(recs.len() > 1000, "{}", recs.len());
+        let (train, val) = split(recs, 0.1, 9);
+        let cfg = Config {
+            hidden: 32,
+            // Output buckets: the quantised net must pick the same layer as the float net.
+            buckets: 4,
+            epochs: 40,
+            batch: 256,
+            lr: 0.01,
+            wdl: 0.0,
+            threads: 2,
+            ..Config::default()
+        };
+        let train_s = samples(&train, &cfg.layout, cfg.wdl);
+        let val_s = samples(&val, &cfg.layout, cfg.wdl);
+        let mut t = Trainer::new(FloatNet::new(
+            cfg.hidden,
+            cfg.activation,
+            cfg.buckets,
+            cfg.layout,
+            5,
+        ));
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(&cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        assert!(after < before / 5.0, "validation loss {before} -> {after}");
+        // Held-out positions: the learned score is near the material count.
+        let mut err = 0.0;
+        for (r, s) in val.iter().zip(&val_s) {
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let cp = t.net.centipawns(s.stm(&mut ours), s.ntm(&mut other));
+            err += (cp - f32::from(r.score)).abs();
+        }
+        let mean = err / val.len() as f32;
+        assert!(mean < 60.0, "mean error {mean} centipawns");
+        quantised_agrees(&t.net, &val);
+        // `fit` scores the exported net as validation scored the float net, on any threads.
+        let q = t.net.quantise("test".into());
+        let f = fit(&q, &val, cfg.wdl, 3);
+        assert_eq!(f.positions, val.len());
+        assert!(
+            (f.loss - f64::from(after)).abs() < 0.1 * f64::from(after) + 1e-5,
+            "fit {} against validation {after}",
+            f.loss
+        );
+        assert!(
+            (f.mean_abs_cp - f64::from(mean)).abs() < 4.0,
+            "{f:?} against {mean}"
+        );
+        let one = fit(&q, &val, cfg.wdl, 1);
+        assert!(
+            (one.loss - f.loss).abs() < 1e-12 && (one.mean_abs_cp - f.mean_abs_cp).abs() < 1e-9,
+            "the threads split the sum only: {one:?} against {f:?}"
+        );
+        let untrained = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let f0 = fit(&untrained.quantise("test".into()), &val, cfg.wdl, 2);
+        assert!(f0.loss > 5.0 * f.loss, "{f0:?} against {f:?}");
+        // A checkpoint reads back whole.
+        assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        let mut damaged = t.to_bytes();
+        damaged[40] ^= 4;
+        let e = Trainer::from_bytes(&damaged).unwrap_err();
+        assert!(e.to_string().contains("damaged"));
+        assert_eq!(
+            e,
+            Error::Train {
+                path: String::new(),
+                problem: TrainProblem::Damaged
+            }
+        );
+    }
+
+    /// The quantised net scores as the float net does, within a few centipawns. (The output
+    /// weights' steps of 1/64 dominate the difference.)
+    fn quantised_agrees(net: &FloatNet, records: &[Record]) {
+        let q = net.quantise("test".into());
+        assert_eq!(*q.layout(), net.layout);
+        let (mut worst, mut sum) = (0.0f32, 0.0f32);
+        for r in records {
+            let (mut s, mut n) = ([0u16; 32], [0u16; 32]);
+            let k = features(r, &net.layout, &mut s, &mut n);
+            let float = net.centipawns(&s[..k], &n[..k]);
+            let quant = q.evaluate_board(&r.board(), Color::White) as f32;
+            worst = worst.max((float - quant).abs());
+            sum += (float - quant).abs();
+        }
+        let mean = sum / records.len() as f32;
+        assert!(
+            mean < 4.0 && worst < 15.0,
+            "{}: quantised net off by {mean} on average, {worst} at worst",
+            net.layout.describe()
+        );
+    }
+
+    /// A net of king buckets and mirroring learns (its loss falls), exports a net of its layout
+    /// that scores as it does, and its checkpoint reads back with the layout.
+    #[test]
+    fn a_bucketed_mirrored_net_trains_and_exports_its_layout() {
+        let recs = records(|p| (material(p), 0.5));
+        let (train, val) = split(recs, 0.1, 9);
+        for factorised in [false, true] {
+            bucketed_net_trains(&train, &val, factorised);
+        }
+    }
+
+    /// With the factoriser, as without: the loss falls, the export (the shared rows added into
+    /// each bucket's) scores as the float net, the checkpoint keeps the flag.
+    fn bucketed_net_trains(train: &[Record], val: &[Record], factorised: bool) {
+        let cfg = Config {
+            hidden: 16,
+            buckets: 2,
+            layout: InputLayout::preset("mirror-kb4").unwrap(),
+            epochs: 8,
+            batch: 128,
+            lr: 0.01,
+            threads: 2,
+            ..Config::default()
+        };
+        let train_s = samples(train, &cfg.layout, cfg.wdl);
+        let val_s = samples(val, &cfg.layout, cfg.wdl);
+        let mut net = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        if factorised {
+            let before = net.clone();
+            net = net.factorise();
+            assert_eq!(net.params.len(), before.params.len() + INPUTS * cfg.hidden);
+            // The shared rows start at zero: the same function as before.
+            for s in &val_s[..20] {
+                let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+                assert_eq!(net.centipawns(stm, ntm), before.centipawns(stm, ntm));
+            }
+        }
+        let mut t = Trainer::new(net);
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(&cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        if factorised {
+            // The shared rows learned something, so the export's sum is tested.
+            let shared =
+                cfg.layout.inputs() * cfg.hidden..(cfg.layout.inputs() + INPUTS) * cfg.hidden;
+            assert!(t.net.params[shared].iter().any(|w| w.abs() > 1e-3));
+        }
+        quantised_agrees(&t.net, train);
+        quantised_agrees(&t.net, val);
+        let back = Trainer::from_bytes(&t.to_bytes()).unwrap();
+        assert_eq!(back.net.layout, cfg.layout);
+        assert_eq!(back.net.factorised, factorised);
+        assert_eq!(back, t);
+    }
+}
