@@ -5,7 +5,7 @@ use clap::Args;
 use serde_json::json;
 use shakmaty::Position;
 
-use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
+use super::args::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::Game;
 use crate::core::game::{san, san_line, uci};
 use crate::core::score::{format_score, mate_moves};

@@ -43,7 +43,7 @@ pub fn run(command: BookCommand) -> Result<i32, Error> {
             max_plies,
             min_games,
         } => {
-            super::check_output(&out, "--out")?;
+            super::args::check_output(&out, "--out")?;
             let games = pgn::read_file(&path)?;
             if games.is_empty() {
                 return Err(Error::Invalid(format!("{path}: no games found")));

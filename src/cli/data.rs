@@ -168,7 +168,7 @@ pub fn run(cmd: DataCommand) -> Result<i32, Error> {
         _ => Vec::new(),
     };
     for (path, option) in outputs {
-        super::check_output(path, option)?;
+        super::args::check_output(path, option)?;
     }
     match cmd {
         DataCommand::Stats { paths } => {

@@ -5,14 +5,12 @@ use std::io::Write;
 
 use clap::Args;
 
-use std::sync::Arc;
-
+use super::args::evaluation;
 use crate::core::bytes::checksum;
 use crate::data::store::ChunkWriter;
 use crate::datagen::{self, Config, EpdSink, INTERRUPTED, VERIFY_NODES, Verify};
 use crate::engine::Evaluation;
 use crate::error::Error;
-use crate::nnue::Network;
 
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
@@ -93,23 +91,6 @@ fn catch_ctrl_c() {
 fn clock(secs: f64) -> String {
     let s = secs.max(0.0) as u64;
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
-}
-
-/// The evaluation `--eval` and `--net` ask for.
-pub fn evaluation(eval: &str, net: Option<&str>) -> Result<Evaluation, Error> {
-    let eval = match eval.trim() {
-        "" => "net".to_string(),
-        e => e.to_ascii_lowercase(),
-    };
-    match (eval.as_str(), net) {
-        ("hce", None) => Ok(Evaluation::Hce),
-        ("hce", Some(_)) => Err(Error::Invalid("--net needs --eval net".into())),
-        ("net", None) => Ok(Evaluation::builtin_net()),
-        ("net", Some(path)) => Ok(Evaluation::Net(Arc::new(Network::load(path)?))),
-        (other, _) => Err(Error::Invalid(format!(
-            "unknown evaluation '{other}' (hce or net)"
-        ))),
-    }
 }
 
 pub fn run(args: DatagenArgs) -> Result<i32, Error> {
@@ -288,7 +269,7 @@ fn generate(
         } else {
             0.0
         };
-        let bar = super::progress_bar(fraction);
+        let bar = super::args::progress_bar(fraction);
         let rejected = if verifying {
             format!(", {} openings rejected", p.rejected)
         } else {

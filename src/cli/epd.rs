@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::Args;
 use serde::Serialize;
 
-use super::{DEFAULT_ENGINE, EngineArgs};
+use super::args::{DEFAULT_ENGINE, EngineArgs};
 use crate::core::game::{san, uci};
 use crate::core::{Game, Limits};
 use crate::engine::{Engine, Settings};
@@ -162,7 +162,7 @@ pub fn run(args: EpdArgs) -> Result<i32, Error> {
         ));
     }
     if let Some(path) = &args.json {
-        super::check_output(path, "--json")?;
+        super::args::check_output(path, "--json")?;
     }
     let mut records = epd::read(&args.file)?;
     if records.is_empty() {

@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::Args;
 use shakmaty::{Color, Position};
 
-use super::{EngineArgs, SearchArgs};
+use super::args::{EngineArgs, SearchArgs};
 use crate::core::Game;
 use crate::core::draw::draw;
 use crate::core::game::san;
@@ -44,7 +44,7 @@ pub struct GameArgs {
 
 pub fn run(args: GameArgs) -> Result<i32, Error> {
     if let Some(path) = &args.pgn {
-        super::check_output(path, "--pgn")?;
+        super::args::check_output(path, "--pgn")?;
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -641,7 +641,7 @@ pub fn print_summary(out: &mut impl Write, s: &Summary) -> std::io::Result<()> {
 pub fn run(args: MatchArgs) -> Result<i32, Error> {
     for (path, option) in [(&args.pgn, "--pgn"), (&args.json, "--json")] {
         if let Some(path) = path {
-            super::check_output(path, option)?;
+            super::args::check_output(path, option)?;
         }
     }
     let cfg = config(&args)?;

@@ -7,7 +7,7 @@ use std::io::{BufRead, Write};
 use clap::{Args, ValueEnum};
 use shakmaty::{Color, Position};
 
-use super::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
+use super::args::{DEFAULT_ENGINE, EngineArgs, SearchArgs};
 use crate::core::draw::draw;
 use crate::core::game::{parse_human_move, san, san_line};
 use crate::core::score::format_score;
@@ -60,7 +60,7 @@ pub fn run(args: PlayArgs) -> Result<i32, Error> {
 /// The game loop, on any input and output (tests drive it with strings).
 pub fn play(args: PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<i32, Error> {
     if let Some(path) = &args.pgn {
-        super::check_output(path, "--pgn")?;
+        super::args::check_output(path, "--pgn")?;
     }
     let mut game = Game::from_optional_fen(args.fen.as_deref())?;
     let seed = args.engine_args.seed();

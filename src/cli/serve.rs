@@ -21,7 +21,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
     #[command(flatten)]
-    pub engine: super::EngineArgs,
+    pub engine: super::args::EngineArgs,
 }
 
 pub fn run(args: ServeArgs) -> Result<i32, Error> {

@@ -106,7 +106,7 @@ fn default_hidden(positions: usize) -> usize {
 }
 
 pub fn run(args: TrainArgs) -> Result<i32, Error> {
-    super::check_output(&args.out, "--out")?;
+    super::args::check_output(&args.out, "--out")?;
     let activation = match args.activation.to_ascii_lowercase().as_str() {
         "screlu" => Activation::SCReLU,
         "crelu" => Activation::CReLU,
@@ -266,7 +266,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     while trainer.epoch < cfg.epochs {
         let train_loss = trainer.epoch(&cfg, &train_s, |p| {
             let fraction = p.batch as f64 / p.batches as f64;
-            let bar = super::progress_bar(fraction);
+            let bar = super::args::progress_bar(fraction);
             eprint!(
                 "\repoch {}/{} [{bar}] loss {:.6}, {:.0} positions/s   ",
                 p.epoch, cfg.epochs, p.loss, p.positions_per_second

@@ -61,7 +61,7 @@ pub fn run(args: TreeArgs) -> Result<i32, Error> {
     // A drawing is small or refused: before the count, so a refusal costs nothing.
     let drawing = match &args.dot {
         Some(path) => {
-            super::check_output(path, "--dot")?;
+            super::args::check_output(path, "--dot")?;
             Some(
                 tree::record(args.engine, &game, depth, MAX_DRAWN)
                     .map_err(|e| Error::Invalid(format!("{e} (the most a drawing can show)")))?,

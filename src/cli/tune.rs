@@ -44,7 +44,7 @@ pub struct TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> Result<i32, Error> {
-    super::check_output(&args.out, "--out")?;
+    super::args::check_output(&args.out, "--out")?;
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(Error::Invalid("--lambda must be between 0 and 1".into()));
     }
