@@ -10,7 +10,7 @@
 
 use shakmaty::{Color, Position};
 
-use crate::datagen::Sample;
+use crate::data::Sample;
 use crate::eval::hce::{PHASE_MAX, S, param};
 use crate::eval::trace::Coefficients;
 

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["core"],
-    &["eval", "nnue", "data", "book", "tb", "perft", "mate", "epd"],
+    &["epd"],
+    &["eval", "nnue", "data", "book", "tb", "perft", "mate"],
     &["engine"],
     &["ladder", "search"],
     &["registry", "tree"],

@@ -8,10 +8,9 @@ use std::io::BufRead;
 use clap::Subcommand;
 
 use crate::core::Rng;
-use crate::data::Record;
 use crate::data::import::{ImportCounts, ImportOptions, import_pgn};
 use crate::data::store;
-use crate::datagen::parse_sample;
+use crate::data::{Record, parse_sample};
 use crate::error::Error;
 use crate::nnue::Network;
 

@@ -52,7 +52,7 @@ pub fn run(args: TuneArgs) -> Result<i32, Error> {
     let start = current();
     let mut entries = Vec::new();
     for path in &args.data {
-        let samples = crate::datagen::read_samples(path)?;
+        let samples = crate::data::read_samples(path)?;
         eprintln!("{path}: {} positions", samples.len());
         entries.extend(samples.iter().map(|s| Entry::new(s, &start)));
     }

@@ -23,7 +23,10 @@ pub mod filter;
 pub mod games;
 pub mod import;
 pub mod packed;
+pub mod sample;
 pub mod store;
+
+pub use sample::{Sample, parse_sample, read_samples};
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 
