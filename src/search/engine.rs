@@ -20,9 +20,11 @@ use super::board::SearchBoard;
 use super::tt::Tt;
 use super::worker::{
     IterationLimits, MAX_SEARCH_PLY, POLL_NODES, POLL_NODES_SHARED_LIMIT, Shared, TbProbe,
-    ThreadResult, Worker, best_thread,
+    ThreadResult, Worker,
 };
+use crate::core::Bound;
 use crate::core::memory::{self, MB};
+use crate::core::score::{INFINITY, MATE_BOUND};
 use crate::core::{Game, Limits, Rng, TimeManager};
 use crate::engine::{Analysis, Engine, Evaluation, Report, Reporter, Settings};
 use crate::error::Error;
@@ -410,6 +412,61 @@ fn complete_pv(tt: &Tt, root: &SearchBoard, pv: &mut Vec<Move>) {
     {
         pv.push(reply);
     }
+}
+
+// A thread's answer is the worker's (`Worker::result`); how two answers compare lives here,
+// beside the one choice that uses it.
+impl ThreadResult {
+    /// A completed iteration stands behind it.
+    fn usable(&self) -> bool {
+        self.depth > 0 && self.score > -INFINITY
+    }
+
+    /// A mate for the side to move that the search proved (a score that is at most this good
+    /// proves nothing).
+    fn proven_mate(&self) -> bool {
+        self.score >= MATE_BOUND && self.bound != Bound::Upper
+    }
+
+    /// Whether this answer is to be played rather than `other`: a proven mate first (the
+    /// shorter of two), then the deeper completed iteration, then, at equal depth, an answer
+    /// that did not fail low over one that did, then the higher score.
+    fn beats(&self, other: &ThreadResult) -> bool {
+        if !self.usable() {
+            return false;
+        }
+        if !other.usable() {
+            return true;
+        }
+        match (self.proven_mate(), other.proven_mate()) {
+            (true, true) => return self.score > other.score,
+            (true, false) => return true,
+            (false, true) => return false,
+            (false, false) => {}
+        }
+        if self.depth != other.depth {
+            return self.depth > other.depth;
+        }
+        let (low, other_low) = (self.bound == Bound::Upper, other.bound == Bound::Upper);
+        if low != other_low {
+            return other_low;
+        }
+        self.score > other.score
+    }
+}
+
+/// The thread whose answer is played, from each thread's result (the main thread first): the
+/// one that `ThreadResult::beats` all the others, the earliest of equals. A thread that went
+/// deeper has seen everything a shallower one saw through the shared table and more; a vote
+/// weighted by depth and score could play a shallower thread's move over it.
+fn best_thread(results: &[ThreadResult]) -> usize {
+    let mut best = 0;
+    for (i, r) in results.iter().enumerate().skip(1) {
+        if r.beats(&results[best]) {
+            best = i;
+        }
+    }
+    best
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::time::Duration;
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
 
-use super::board::SearchBoard;
+use super::board::{SearchBoard, gives_check, mates_in_one};
 use super::movepick::{
     Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
 };
@@ -1045,115 +1045,6 @@ fn null_cutoff_score(v: i32, beta: i32) -> i32 {
     if v >= TB_BOUND { beta } else { v }
 }
 
-/// Whether the side to move has a quiet move that mates at once: the threat a null-move search
-/// that goes straight to quiescence cannot see. Only the quiet moves that can give check are
-/// played and tested: those that land where their piece attacks the king from, those that leave
-/// a line out of the king (a discovered check), promotions and castling.
-fn mates_in_one(b: &SearchBoard) -> bool {
-    use shakmaty::{Bitboard, Role, attacks};
-    let board = b.pos.board();
-    let us = b.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    let occupied = board.occupied();
-    let diagonal = attacks::bishop_attacks(king, occupied);
-    let straight = attacks::rook_attacks(king, occupied);
-    let knight = attacks::knight_attacks(king);
-    let pawn = attacks::pawn_attacks(!us, king);
-    // The lines out of the king up to the first piece on each.
-    let lines = diagonal | straight;
-    // Often there is no quiet check at all: that is said from the attack tables, without
-    // generating a move. A piece of ours on a line out of the king (it may uncover a check),
-    // a pawn about to promote or a right to castle leaves it to the moves.
-    let ours = board.by_color(us);
-    let empty = !occupied;
-    let pawns = board.pawns() & ours;
-    let seventh = Bitboard::from_rank(us.relative_rank(shakmaty::Rank::Seventh));
-    let third = Bitboard::from_rank(us.relative_rank(shakmaty::Rank::Third));
-    if !(lines & ours).any() && !(pawns & seventh).any() && !b.pos.castles().has_color(us) {
-        let forward = us.fold_wb(8, -8);
-        let single = pawns.shift(forward) & empty;
-        let double = (single & third).shift(forward) & empty;
-        let reach = |pieces: Bitboard, attacks: fn(shakmaty::Square, Bitboard) -> Bitboard, to| {
-            (pieces & ours)
-                .into_iter()
-                .any(|sq| (attacks(sq, occupied) & to & empty).any())
-        };
-        if !((single | double) & pawn).any()
-            && !reach(board.knights(), |sq, _| attacks::knight_attacks(sq), knight)
-            && !reach(board.bishops(), attacks::bishop_attacks, diagonal)
-            && !reach(board.rooks(), attacks::rook_attacks, straight)
-            && !reach(board.queens(), attacks::queen_attacks, lines)
-        {
-            return false;
-        }
-    }
-    b.pos.legal_moves().into_iter().any(|m| {
-        let can_check = match m {
-            Move::Normal {
-                role,
-                from,
-                to,
-                capture: None,
-                promotion,
-            } => {
-                let checks_from = match role {
-                    Role::Pawn => pawn,
-                    Role::Knight => knight,
-                    Role::Bishop => diagonal,
-                    Role::Rook => straight,
-                    Role::Queen => lines,
-                    Role::King => Bitboard::EMPTY,
-                };
-                promotion.is_some() || lines.contains(from) || checks_from.contains(to)
-            }
-            Move::Normal { .. } | Move::EnPassant { .. } => false,
-            _ => true,
-        };
-        can_check && gives_check(b, m) && {
-            let mut p = b.pos.clone();
-            p.play_unchecked(m);
-            p.is_checkmate()
-        }
-    })
-}
-
-/// Does `m` give check? Direct checks and discovered checks through the vacated square, from
-/// the attack tables; castling and en passant (rare) by playing the move.
-pub fn gives_check(b: &SearchBoard, m: Move) -> bool {
-    let board = b.pos.board();
-    let us = b.turn();
-    let Some(king) = board.king_of(!us) else {
-        return false;
-    };
-    match m {
-        Move::Normal {
-            role,
-            from,
-            to,
-            promotion,
-            ..
-        } => {
-            let occupied = (board.occupied() ^ from) | to;
-            let piece = shakmaty::Piece {
-                color: us,
-                role: promotion.unwrap_or(role),
-            };
-            if shakmaty::attacks::attacks(to, piece, occupied).contains(king) {
-                return true;
-            }
-            // A slider of ours behind the moved piece.
-            let ours = board.by_color(us) & !shakmaty::Bitboard::from_square(from);
-            let rooks = (board.rooks() | board.queens()) & ours;
-            let bishops = (board.bishops() | board.queens()) & ours;
-            (shakmaty::attacks::rook_attacks(king, occupied) & rooks).any()
-                || (shakmaty::attacks::bishop_attacks(king, occupied) & bishops).any()
-        }
-        _ => b.play(m).pos.is_check(),
-    }
-}
-
 /// What the iterative deepening loop needs from the limits.
 #[derive(Clone, Copy, Debug)]
 pub struct IterationLimits {
@@ -1535,114 +1426,10 @@ pub struct ThreadResult {
     pub bound: Bound,
 }
 
-impl ThreadResult {
-    /// A completed iteration stands behind it.
-    fn usable(&self) -> bool {
-        self.depth > 0 && self.score > -INFINITY
-    }
-
-    /// A mate for the side to move that the search proved (a score that is at most this good
-    /// proves nothing).
-    fn proven_mate(&self) -> bool {
-        self.score >= MATE_BOUND && self.bound != Bound::Upper
-    }
-
-    /// Whether this answer is to be played rather than `other`: a proven mate first (the
-    /// shorter of two), then the deeper completed iteration, then, at equal depth, an answer
-    /// that did not fail low over one that did, then the higher score.
-    fn beats(&self, other: &ThreadResult) -> bool {
-        if !self.usable() {
-            return false;
-        }
-        if !other.usable() {
-            return true;
-        }
-        match (self.proven_mate(), other.proven_mate()) {
-            (true, true) => return self.score > other.score,
-            (true, false) => return true,
-            (false, true) => return false,
-            (false, false) => {}
-        }
-        if self.depth != other.depth {
-            return self.depth > other.depth;
-        }
-        let (low, other_low) = (self.bound == Bound::Upper, other.bound == Bound::Upper);
-        if low != other_low {
-            return other_low;
-        }
-        self.score > other.score
-    }
-}
-
-/// The thread whose answer is played, from each thread's result (the main thread first): the
-/// one that `ThreadResult::beats` all the others, the earliest of equals. A thread that went
-/// deeper has seen everything a shallower one saw through the shared table and more; a vote
-/// weighted by depth and score could play a shallower thread's move over it.
-pub fn best_thread(results: &[ThreadResult]) -> usize {
-    let mut best = 0;
-    for (i, r) in results.iter().enumerate().skip(1) {
-        if r.beats(&results[best]) {
-            best = i;
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::game::parse_fen;
-
-    /// Every quiet legal move played and tested: what `mates_in_one` must agree with.
-    fn quiet_mate_by_every_move(pos: &shakmaty::Chess) -> bool {
-        pos.legal_moves().into_iter().any(|m| {
-            !m.is_capture() && {
-                let mut p = pos.clone();
-                p.play_unchecked(m);
-                p.is_checkmate()
-            }
-        })
-    }
-
-    #[test]
-    fn the_quiet_mate_in_one_test_agrees_with_playing_every_move() {
-        // The mate suites' positions and every position one move on from them (the other side
-        // to move, castling and promotions included where the suites have them).
-        let mut positions = Vec::new();
-        for file in [
-            "tests/data/mate-in-1.epd",
-            "tests/data/mate-in-2.epd",
-            "tests/data/standard.epd",
-            "tests/data/cpw.epd",
-        ] {
-            for record in crate::epd::read(file).unwrap() {
-                let pos = record.pos;
-                for m in pos.legal_moves() {
-                    let mut next = pos.clone();
-                    next.play_unchecked(m);
-                    positions.push(next);
-                }
-                positions.push(pos);
-            }
-        }
-        let mut mates = 0;
-        for pos in &positions {
-            let expected = quiet_mate_by_every_move(pos);
-            let b = SearchBoard::new(pos.clone());
-            assert_eq!(
-                mates_in_one(&b),
-                expected,
-                "{}",
-                crate::core::game::fen_of(pos)
-            );
-            mates += usize::from(expected);
-        }
-        assert!(positions.len() > 20_000, "{} positions", positions.len());
-        assert!(
-            mates > 500,
-            "only {mates} positions with a quiet mate in one"
-        );
-    }
 
     #[test]
     fn noisy_moves_are_the_captures_and_the_queen_promotions_for_either_side() {
