@@ -151,42 +151,32 @@ impl Kernel {
     /// `v += row`, wrapping.
     #[inline]
     pub fn add(self, v: &mut [i16], row: &[i16]) {
-        assert!(row.len() >= v.len());
-        match self.0 {
-            // SAFETY (all three arms below and in the other methods): a `Kernel` is only made
-            // for an instruction set the CPU runs.
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::add_512(v, row) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::add_256(v, row) },
-            _ => portable::add(v, row),
-        }
+        let n = v.len();
+        assert!(row.len() >= n);
+        let p = v.as_mut_ptr();
+        // SAFETY (here and in the other updates): every pointer is to at least `n` elements.
+        let i = unsafe { self.update(p, [p, row.as_ptr()], [], n) };
+        portable::add(&mut v[i..], &row[i..n]);
     }
 
     /// `v -= row`, wrapping.
     #[inline]
     pub fn sub(self, v: &mut [i16], row: &[i16]) {
-        assert!(row.len() >= v.len());
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::sub_512(v, row) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::sub_256(v, row) },
-            _ => portable::sub(v, row),
-        }
+        let n = v.len();
+        assert!(row.len() >= n);
+        let p = v.as_mut_ptr();
+        let i = unsafe { self.update(p, [p], [row.as_ptr()], n) };
+        portable::sub(&mut v[i..], &row[i..n]);
     }
 
     /// `dst = src + plus - minus`, wrapping.
     #[inline]
     pub fn add_sub(self, dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
-        assert!(src.len() >= dst.len() && plus.len() >= dst.len() && minus.len() >= dst.len());
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::add_sub_512(dst, src, plus, minus) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::add_sub_256(dst, src, plus, minus) },
-            _ => portable::add_sub(dst, src, plus, minus),
-        }
+        let n = dst.len();
+        assert!(src.len() >= n && plus.len() >= n && minus.len() >= n);
+        let adds = [src.as_ptr(), plus.as_ptr()];
+        let i = unsafe { self.update(dst.as_mut_ptr(), adds, [minus.as_ptr()], n) };
+        portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
     }
 
     /// `dst = src + plus - minus - minus2`, wrapping: a capture's update in one pass.
@@ -201,38 +191,70 @@ impl Kernel {
     ) {
         let n = dst.len();
         assert!(src.len() >= n && plus.len() >= n && minus.len() >= n && minus2.len() >= n);
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::add_sub_sub_512(dst, src, plus, minus, minus2) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::add_sub_sub_256(dst, src, plus, minus, minus2) },
-            _ => portable::add_sub_sub(dst, src, plus, minus, minus2),
-        }
+        let adds = [src.as_ptr(), plus.as_ptr()];
+        let subs = [minus.as_ptr(), minus2.as_ptr()];
+        let i = unsafe { self.update(dst.as_mut_ptr(), adds, subs, n) };
+        portable::add_sub_sub(
+            &mut dst[i..],
+            &src[i..n],
+            &plus[i..n],
+            &minus[i..n],
+            &minus2[i..n],
+        );
     }
 
     /// `sum clamp(x, 0, QA)^2 * w` over `x`'s length (at most `MAX_HIDDEN`).
     #[inline]
     pub fn screlu_dot(self, x: &[i16], w: &[i16]) -> i64 {
-        assert!(w.len() >= x.len());
-        match self.0 {
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::screlu_dot_512(x, w) },
-            #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::screlu_dot_256(x, w) },
-            _ => portable::screlu_dot(x, w),
-        }
+        let (total, i) = self.dot::<true>(x, w);
+        total + portable::screlu_dot(&x[i..], &w[i..x.len()])
     }
 
     /// `sum clamp(x, 0, QA) * w` over `x`'s length.
     #[inline]
     pub fn crelu_dot(self, x: &[i16], w: &[i16]) -> i64 {
+        let (total, i) = self.dot::<false>(x, w);
+        total + portable::crelu_dot(&x[i..], &w[i..x.len()])
+    }
+
+    /// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
+    /// first `n` elements; returns where they end. The portable loops do the rest: all of it
+    /// for the portable kernel.
+    ///
+    /// # Safety
+    /// `dst` and every row point to at least `n` elements (`dst` may be a row).
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    unsafe fn update<const A: usize, const S: usize>(
+        self,
+        dst: *mut i16,
+        adds: [*const i16; A],
+        subs: [*const i16; S],
+        n: usize,
+    ) -> usize {
+        match self.0 {
+            // SAFETY (the arms here and in `dot`): a `Kernel` is only made for an instruction set
+            // the CPU runs, and the caller vouches for the pointers.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { x86::avx512::update(dst, adds, subs, n) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { x86::avx2::update(dst, adds, subs, n) },
+            _ => 0,
+        }
+    }
+
+    /// The whole vectors' part of `sum clamp(x, 0, QA)^2 * w` (with `SQUARE`) or
+    /// `sum clamp(x, 0, QA) * w` over `x`, and where they end, as [`Kernel::update`] does.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn dot<const SQUARE: bool>(self, x: &[i16], w: &[i16]) -> (i64, usize) {
         assert!(w.len() >= x.len());
         match self.0 {
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::crelu_dot_512(x, w) },
+            Simd::Avx512 => unsafe { x86::avx512::dot::<SQUARE>(x, w) },
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::crelu_dot_256(x, w) },
-            _ => portable::crelu_dot(x, w),
+            Simd::Avx2 => unsafe { x86::avx2::dot::<SQUARE>(x, w) },
+            _ => (0, 0),
         }
     }
 }
@@ -347,301 +369,8 @@ pub(super) mod portable {
     }
 }
 
-/// The AVX2 and AVX-512 loops. Each takes whole vectors from the front and leaves the tail (a
-/// hidden layer that is not a multiple of the vector width) to the portable loop.
-///
-/// The dot products clamp 16 lanes of `x` to `[0, QA]`, multiply by the weights in 16 bits (the
-/// product fits: `QA * MAX_OUT_WEIGHT` < 2^15), then `madd` multiplies by the clamped `x` again
-/// and adds neighbouring pairs into 32-bit lanes. A lane takes at most two terms of under 2^23 a
-/// vector, so a block of `BLOCK` elements cannot overflow it at any width; the lanes are summed
-/// into 64 bits once a block.
 #[cfg(target_arch = "x86_64")]
-mod x86 {
-    use std::arch::x86_64::*;
-
-    use super::{QA, portable};
-    use crate::nnue::MAX_OUT_WEIGHT;
-
-    /// Elements a block: 1024 / 16 = 64 vectors of AVX2, two terms a lane each.
-    const BLOCK: usize = 1024;
-    const _: () = assert!(
-        2 * (BLOCK / 16) * (QA as usize * MAX_OUT_WEIGHT as usize * QA as usize)
-            < i32::MAX as usize
-    );
-
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn sum_256(v: __m256i) -> i64 {
-        let mut lanes = [0i32; 8];
-        // SAFETY: `lanes` is 32 bytes, unaligned stores are allowed.
-        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), v) };
-        lanes.iter().map(|&l| i64::from(l)).sum()
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    fn sum_512(v: __m512i) -> i64 {
-        let mut lanes = [0i32; 16];
-        // SAFETY: `lanes` is 64 bytes, unaligned stores are allowed.
-        unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), v) };
-        lanes.iter().map(|&l| i64::from(l)).sum()
-    }
-
-    // Loads and stores below: `i + WIDTH <= n` and every slice is at least `n` long (the callers
-    // assert it), so each access lies within its slice.
-
-    #[target_feature(enable = "avx2")]
-    pub fn add_256(v: &mut [i16], row: &[i16]) {
-        let n = v.len();
-        let mut i = 0;
-        while i + 16 <= n {
-            unsafe {
-                let a = _mm256_loadu_si256(v.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(row.as_ptr().add(i).cast());
-                _mm256_storeu_si256(v.as_mut_ptr().add(i).cast(), _mm256_add_epi16(a, b));
-            }
-            i += 16;
-        }
-        portable::add(&mut v[i..], &row[i..n]);
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn add_512(v: &mut [i16], row: &[i16]) {
-        let n = v.len();
-        let mut i = 0;
-        while i + 32 <= n {
-            unsafe {
-                let a = _mm512_loadu_si512(v.as_ptr().add(i).cast());
-                let b = _mm512_loadu_si512(row.as_ptr().add(i).cast());
-                _mm512_storeu_si512(v.as_mut_ptr().add(i).cast(), _mm512_add_epi16(a, b));
-            }
-            i += 32;
-        }
-        portable::add(&mut v[i..], &row[i..n]);
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn sub_256(v: &mut [i16], row: &[i16]) {
-        let n = v.len();
-        let mut i = 0;
-        while i + 16 <= n {
-            unsafe {
-                let a = _mm256_loadu_si256(v.as_ptr().add(i).cast());
-                let b = _mm256_loadu_si256(row.as_ptr().add(i).cast());
-                _mm256_storeu_si256(v.as_mut_ptr().add(i).cast(), _mm256_sub_epi16(a, b));
-            }
-            i += 16;
-        }
-        portable::sub(&mut v[i..], &row[i..n]);
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn sub_512(v: &mut [i16], row: &[i16]) {
-        let n = v.len();
-        let mut i = 0;
-        while i + 32 <= n {
-            unsafe {
-                let a = _mm512_loadu_si512(v.as_ptr().add(i).cast());
-                let b = _mm512_loadu_si512(row.as_ptr().add(i).cast());
-                _mm512_storeu_si512(v.as_mut_ptr().add(i).cast(), _mm512_sub_epi16(a, b));
-            }
-            i += 32;
-        }
-        portable::sub(&mut v[i..], &row[i..n]);
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn add_sub_256(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
-        let n = dst.len();
-        let mut i = 0;
-        while i + 16 <= n {
-            unsafe {
-                let s = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                let p = _mm256_loadu_si256(plus.as_ptr().add(i).cast());
-                let m = _mm256_loadu_si256(minus.as_ptr().add(i).cast());
-                let d = _mm256_sub_epi16(_mm256_add_epi16(s, p), m);
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), d);
-            }
-            i += 16;
-        }
-        portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn add_sub_512(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
-        let n = dst.len();
-        let mut i = 0;
-        while i + 32 <= n {
-            unsafe {
-                let s = _mm512_loadu_si512(src.as_ptr().add(i).cast());
-                let p = _mm512_loadu_si512(plus.as_ptr().add(i).cast());
-                let m = _mm512_loadu_si512(minus.as_ptr().add(i).cast());
-                let d = _mm512_sub_epi16(_mm512_add_epi16(s, p), m);
-                _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), d);
-            }
-            i += 32;
-        }
-        portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn add_sub_sub_256(
-        dst: &mut [i16],
-        src: &[i16],
-        plus: &[i16],
-        minus: &[i16],
-        minus2: &[i16],
-    ) {
-        let n = dst.len();
-        let mut i = 0;
-        while i + 16 <= n {
-            unsafe {
-                let s = _mm256_loadu_si256(src.as_ptr().add(i).cast());
-                let p = _mm256_loadu_si256(plus.as_ptr().add(i).cast());
-                let m = _mm256_loadu_si256(minus.as_ptr().add(i).cast());
-                let m2 = _mm256_loadu_si256(minus2.as_ptr().add(i).cast());
-                let d = _mm256_sub_epi16(_mm256_sub_epi16(_mm256_add_epi16(s, p), m), m2);
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), d);
-            }
-            i += 16;
-        }
-        portable::add_sub_sub(
-            &mut dst[i..],
-            &src[i..n],
-            &plus[i..n],
-            &minus[i..n],
-            &minus2[i..n],
-        );
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn add_sub_sub_512(
-        dst: &mut [i16],
-        src: &[i16],
-        plus: &[i16],
-        minus: &[i16],
-        minus2: &[i16],
-    ) {
-        let n = dst.len();
-        let mut i = 0;
-        while i + 32 <= n {
-            unsafe {
-                let s = _mm512_loadu_si512(src.as_ptr().add(i).cast());
-                let p = _mm512_loadu_si512(plus.as_ptr().add(i).cast());
-                let m = _mm512_loadu_si512(minus.as_ptr().add(i).cast());
-                let m2 = _mm512_loadu_si512(minus2.as_ptr().add(i).cast());
-                let d = _mm512_sub_epi16(_mm512_sub_epi16(_mm512_add_epi16(s, p), m), m2);
-                _mm512_storeu_si512(dst.as_mut_ptr().add(i).cast(), d);
-            }
-            i += 32;
-        }
-        portable::add_sub_sub(
-            &mut dst[i..],
-            &src[i..n],
-            &plus[i..n],
-            &minus[i..n],
-            &minus2[i..n],
-        );
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn screlu_dot_256(x: &[i16], w: &[i16]) -> i64 {
-        let n = x.len();
-        let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QA as i16);
-        let mut total = 0i64;
-        let mut i = 0;
-        while i + 16 <= n {
-            let end = (i + BLOCK).min(n);
-            let mut acc = zero;
-            while i + 16 <= end {
-                unsafe {
-                    let v = _mm256_loadu_si256(x.as_ptr().add(i).cast());
-                    let c = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
-                    let ww = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                    let cw = _mm256_mullo_epi16(c, ww);
-                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(cw, c));
-                }
-                i += 16;
-            }
-            total += sum_256(acc);
-        }
-        total + portable::screlu_dot(&x[i..], &w[i..n])
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn screlu_dot_512(x: &[i16], w: &[i16]) -> i64 {
-        let n = x.len();
-        let zero = _mm512_setzero_si512();
-        let top = _mm512_set1_epi16(QA as i16);
-        let mut total = 0i64;
-        let mut i = 0;
-        while i + 32 <= n {
-            let end = (i + BLOCK).min(n);
-            let mut acc = zero;
-            while i + 32 <= end {
-                unsafe {
-                    let v = _mm512_loadu_si512(x.as_ptr().add(i).cast());
-                    let c = _mm512_min_epi16(_mm512_max_epi16(v, zero), top);
-                    let ww = _mm512_loadu_si512(w.as_ptr().add(i).cast());
-                    let cw = _mm512_mullo_epi16(c, ww);
-                    acc = _mm512_add_epi32(acc, _mm512_madd_epi16(cw, c));
-                }
-                i += 32;
-            }
-            total += sum_512(acc);
-        }
-        total + portable::screlu_dot(&x[i..], &w[i..n])
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub fn crelu_dot_256(x: &[i16], w: &[i16]) -> i64 {
-        let n = x.len();
-        let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QA as i16);
-        let mut total = 0i64;
-        let mut i = 0;
-        while i + 16 <= n {
-            let end = (i + BLOCK).min(n);
-            let mut acc = zero;
-            while i + 16 <= end {
-                unsafe {
-                    let v = _mm256_loadu_si256(x.as_ptr().add(i).cast());
-                    let c = _mm256_min_epi16(_mm256_max_epi16(v, zero), top);
-                    let ww = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(c, ww));
-                }
-                i += 16;
-            }
-            total += sum_256(acc);
-        }
-        total + portable::crelu_dot(&x[i..], &w[i..n])
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub fn crelu_dot_512(x: &[i16], w: &[i16]) -> i64 {
-        let n = x.len();
-        let zero = _mm512_setzero_si512();
-        let top = _mm512_set1_epi16(QA as i16);
-        let mut total = 0i64;
-        let mut i = 0;
-        while i + 32 <= n {
-            let end = (i + BLOCK).min(n);
-            let mut acc = zero;
-            while i + 32 <= end {
-                unsafe {
-                    let v = _mm512_loadu_si512(x.as_ptr().add(i).cast());
-                    let c = _mm512_min_epi16(_mm512_max_epi16(v, zero), top);
-                    let ww = _mm512_loadu_si512(w.as_ptr().add(i).cast());
-                    acc = _mm512_add_epi32(acc, _mm512_madd_epi16(c, ww));
-                }
-                i += 32;
-            }
-            total += sum_512(acc);
-        }
-        total + portable::crelu_dot(&x[i..], &w[i..n])
-    }
-}
+mod x86;
 
 #[cfg(test)]
 mod tests {

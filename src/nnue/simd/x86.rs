@@ -1,0 +1,230 @@
+//! The AVX2 and AVX-512 loops, each written once, generic over [`Vector`]: one width's vector and
+//! the few operations the loops need. `width!` implements `Vector` for a width from the intrinsic
+//! that does each operation, and makes the module of that width's entry points, compiled for its
+//! instructions (`#[target_feature]`): the generic loops inline into them whole, each operation
+//! becoming one instruction.
+//!
+//! Each loop does the whole vectors from the front and returns where they end; the caller leaves
+//! the tail (a hidden layer that is not a multiple of the vector width) to the portable loop.
+//!
+//! The dot products clamp the lanes of `x` to `[0, QA]`, multiply by the weights in 16 bits (the
+//! product fits: `QA * MAX_OUT_WEIGHT` < 2^15), then `madd` multiplies by the clamped `x` again
+//! and adds neighbouring pairs into 32-bit lanes. A lane takes at most two terms of under 2^23 a
+//! vector, so a block of `BLOCK` elements cannot overflow it at any width; the lanes are summed
+//! into 64 bits once a block.
+
+use std::arch::x86_64::*;
+
+use super::QA;
+use crate::nnue::MAX_OUT_WEIGHT;
+
+/// Elements a block: 64 vectors of AVX2, 32 of AVX-512.
+const BLOCK: usize = 1024;
+
+/// One width's vector of 16-bit lanes. `madd16` sums into 32-bit lanes, which `add32` and
+/// `sum32` read: the same bits as half as many lanes.
+///
+/// A value exists only on a CPU that runs the width's instructions: the constructors are `unsafe`
+/// and promise it, which makes the arithmetic on values safe. Every method is `#[inline(always)]`
+/// (and so is every kernel), so that inlined into an entry point its intrinsic gets the entry
+/// point's `#[target_feature]`s: a call to an intrinsic that is not inlined costs more than the
+/// instruction it stands for.
+trait Vector: Copy {
+    /// 16-bit lanes a vector.
+    const LANES: usize;
+
+    /// The `LANES` values at `p`.
+    ///
+    /// # Safety
+    /// The CPU runs the width's instructions, and `p` points to `LANES` readable `i16`s.
+    unsafe fn load(p: *const i16) -> Self;
+
+    /// `x` in every lane.
+    ///
+    /// # Safety
+    /// The CPU runs the width's instructions.
+    unsafe fn splat(x: i16) -> Self;
+
+    /// Writes the lanes to `p`.
+    ///
+    /// # Safety
+    /// `p` points to `LANES` writable `i16`s.
+    unsafe fn store(self, p: *mut i16);
+
+    /// `self + b` lane by lane, wrapping.
+    fn add16(self, b: Self) -> Self;
+
+    /// `self - b` lane by lane, wrapping.
+    fn sub16(self, b: Self) -> Self;
+
+    /// The larger of each pair of lanes.
+    fn max16(self, b: Self) -> Self;
+
+    /// The smaller of each pair of lanes.
+    fn min16(self, b: Self) -> Self;
+
+    /// The low 16 bits of each pair of lanes' product.
+    fn mullo16(self, b: Self) -> Self;
+
+    /// The products of each pair of neighbouring 16-bit lanes, summed into a 32-bit lane.
+    fn madd16(self, b: Self) -> Self;
+
+    /// `self + b` in 32-bit lanes, wrapping.
+    fn add32(self, b: Self) -> Self;
+
+    /// The sum of the 32-bit lanes.
+    fn sum32(self) -> i64;
+}
+
+/// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
+/// first `n` elements; returns where they end. One loop serves every accumulator update: the
+/// fixed counts of rows unroll into straight adds and subtracts.
+///
+/// # Safety
+/// The CPU runs `V`'s instructions, and `dst` and every row point to at least `n` `i16`s (`dst`
+/// may be a row).
+#[inline(always)]
+unsafe fn update<V: Vector, const A: usize, const S: usize>(
+    dst: *mut i16,
+    adds: [*const i16; A],
+    subs: [*const i16; S],
+    n: usize,
+) -> usize {
+    const { assert!(A > 0) };
+    let mut i = 0;
+    while i + V::LANES <= n {
+        // SAFETY: `i + LANES <= n`, so each access lies within its `n` elements.
+        unsafe {
+            let mut d = V::load(adds[0].add(i));
+            for a in &adds[1..] {
+                d = d.add16(V::load(a.add(i)));
+            }
+            for s in subs {
+                d = d.sub16(V::load(s.add(i)));
+            }
+            d.store(dst.add(i));
+        }
+        i += V::LANES;
+    }
+    i
+}
+
+/// `sum clamp(x, 0, QA)^2 * w` (with `SQUARE`) or `sum clamp(x, 0, QA) * w` over the whole
+/// vectors of `x`, and where they end.
+///
+/// # Safety
+/// The CPU runs `V`'s instructions, and `w` is at least as long as `x`.
+#[inline(always)]
+unsafe fn dot<V: Vector, const SQUARE: bool>(x: &[i16], w: &[i16]) -> (i64, usize) {
+    const {
+        let term = QA as usize * MAX_OUT_WEIGHT as usize * QA as usize;
+        assert!(2 * (BLOCK / V::LANES) * term < i32::MAX as usize);
+    }
+    let n = x.len();
+    let (zero, top) = unsafe { (V::splat(0), V::splat(QA as i16)) };
+    let mut total = 0i64;
+    let mut i = 0;
+    while i + V::LANES <= n {
+        let end = (i + BLOCK).min(n);
+        let mut acc = zero;
+        while i + V::LANES <= end {
+            // SAFETY: `i + LANES <= n`, and `w` is at least `n` long.
+            let (v, ww) = unsafe { (V::load(x.as_ptr().add(i)), V::load(w.as_ptr().add(i))) };
+            let c = v.max16(zero).min16(top);
+            let term = if SQUARE {
+                c.mullo16(ww).madd16(c)
+            } else {
+                c.madd16(ww)
+            };
+            acc = acc.add32(term);
+            i += V::LANES;
+        }
+        total += acc.sum32();
+    }
+    (total, i)
+}
+
+/// A width: `$vector`, a `$register` of `$lanes` 16-bit lanes, implements [`Vector`] with the
+/// intrinsics named for its operations, and `mod $module` holds every kernel at that width,
+/// compiled for `$features`.
+macro_rules! width {
+    (
+        $module:ident, $features:literal, $vector:ident($register:ty), $lanes:literal lanes;
+        load $load:ident, store $store:ident, splat $splat:ident;
+        $($op:ident $intrinsic:ident),* $(,)?
+    ) => {
+        #[derive(Clone, Copy)]
+        struct $vector($register);
+
+        // SAFETY (every `unsafe` block here): a value exists only where the CPU runs the width's
+        // instructions (see `Vector`), and the callers vouch for the pointers.
+        impl Vector for $vector {
+            const LANES: usize = $lanes;
+
+            #[inline(always)]
+            unsafe fn load(p: *const i16) -> Self {
+                unsafe { $vector($load(p.cast())) }
+            }
+
+            #[inline(always)]
+            unsafe fn splat(x: i16) -> Self {
+                unsafe { $vector($splat(x)) }
+            }
+
+            #[inline(always)]
+            unsafe fn store(self, p: *mut i16) {
+                unsafe { $store(p.cast(), self.0) }
+            }
+
+            $(
+                #[inline(always)]
+                fn $op(self, b: Self) -> Self {
+                    unsafe { $vector($intrinsic(self.0, b.0)) }
+                }
+            )*
+
+            #[inline(always)]
+            fn sum32(self) -> i64 {
+                let mut lanes = [0i32; $lanes / 2];
+                // `lanes` is one vector long; unaligned stores are allowed.
+                unsafe { $store(lanes.as_mut_ptr().cast(), self.0) };
+                lanes.iter().map(|&l| i64::from(l)).sum()
+            }
+        }
+
+        /// The kernels at this width, compiled for its instructions: `unsafe` to call, for the
+        /// CPU must run them, and with the conditions of the generic kernels.
+        pub mod $module {
+            use super::$vector as V;
+
+            #[target_feature(enable = $features)]
+            pub unsafe fn update<const A: usize, const S: usize>(
+                dst: *mut i16,
+                adds: [*const i16; A],
+                subs: [*const i16; S],
+                n: usize,
+            ) -> usize {
+                unsafe { super::update::<V, A, S>(dst, adds, subs, n) }
+            }
+
+            #[target_feature(enable = $features)]
+            pub unsafe fn dot<const SQUARE: bool>(x: &[i16], w: &[i16]) -> (i64, usize) {
+                unsafe { super::dot::<V, SQUARE>(x, w) }
+            }
+        }
+    };
+}
+
+width! {
+    avx2, "avx2", V256(__m256i), 16 lanes;
+    load _mm256_loadu_si256, store _mm256_storeu_si256, splat _mm256_set1_epi16;
+    add16 _mm256_add_epi16, sub16 _mm256_sub_epi16, max16 _mm256_max_epi16, min16 _mm256_min_epi16,
+    mullo16 _mm256_mullo_epi16, madd16 _mm256_madd_epi16, add32 _mm256_add_epi32,
+}
+
+width! {
+    avx512, "avx512f,avx512bw", V512(__m512i), 32 lanes;
+    load _mm512_loadu_si512, store _mm512_storeu_si512, splat _mm512_set1_epi16;
+    add16 _mm512_add_epi16, sub16 _mm512_sub_epi16, max16 _mm512_max_epi16, min16 _mm512_min_epi16,
+    mullo16 _mm512_mullo_epi16, madd16 _mm512_madd_epi16, add32 _mm512_add_epi32,
+}
