@@ -75,19 +75,17 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Where `word` (lower case) or its plural stands as a whole word in `lower` (lower-cased text).
-fn whole_word(lower: &str, word: &str) -> Option<usize> {
-    let bytes = lower.as_bytes();
+/// The first place `word` stands in `lower` where `fits(bytes, start, end)` holds: `bytes` is
+/// `lower`'s, `start` the word's first byte and `end` the byte after its last.
+fn first_fitting(
+    lower: &str,
+    word: &str,
+    fits: impl Fn(&[u8], usize, usize) -> bool,
+) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = lower[from..].find(word) {
         let start = from + i;
-        let mut end = start + word.len();
-        if bytes.get(end) == Some(&b's') {
-            end += 1;
-        }
-        let before_ok = start == 0 || !is_word_byte(bytes[start - 1]);
-        let after_ok = end >= bytes.len() || !is_word_byte(bytes[end]);
-        if before_ok && after_ok {
+        if fits(lower.as_bytes(), start, start + word.len()) {
             return Some(start);
         }
         from = start + 1;
@@ -95,23 +93,27 @@ fn whole_word(lower: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// Where `word` (lower case) or its plural stands as a whole word in `lower` (lower-cased text).
+fn whole_word(lower: &str, word: &str) -> Option<usize> {
+    first_fitting(lower, word, |bytes, start, mut end| {
+        if bytes.get(end) == Some(&b's') {
+            end += 1;
+        }
+        let before_ok = start == 0 || !is_word_byte(bytes[start - 1]);
+        let after_ok = end >= bytes.len() || !is_word_byte(bytes[end]);
+        before_ok && after_ok
+    })
+}
+
 /// Where `word` is followed by a number (`word 12`, `word #12`, `word-12`, `word12`).
 fn word_then_number(lower: &str, word: &str) -> Option<usize> {
-    let bytes = lower.as_bytes();
-    let mut from = 0;
-    while let Some(i) = lower[from..].find(word) {
-        let start = from + i;
-        let mut j = start + word.len();
+    first_fitting(lower, word, |bytes, start, mut j| {
         while j < bytes.len() && matches!(bytes[j], b' ' | b'#' | b'-' | b'_' | b'\t') {
             j += 1;
         }
         let before_ok = start == 0 || !bytes[start - 1].is_ascii_alphabetic();
-        if before_ok && j < bytes.len() && bytes[j].is_ascii_digit() {
-            return Some(start);
-        }
-        from = start + 1;
-    }
-    None
+        before_ok && j < bytes.len() && bytes[j].is_ascii_digit()
+    })
 }
 
 /// 1-based line of byte offset `at`, and the line itself.
