@@ -7,13 +7,18 @@ use rookery::core::{Game, Limits};
 use rookery::engine::{Engine, Evaluation, Settings};
 use rookery::search::engine::Rookery;
 
-fn best(fen: &str, depth: u32, threads: usize) -> (String, Option<i32>, u64) {
-    let mut e = Rookery::new(0);
+/// Sets the engine's thread count, every other setting at its default.
+fn set_threads(e: &mut Rookery, threads: usize) {
     e.configure(&Settings {
         threads,
         ..Settings::default()
     })
     .unwrap();
+}
+
+fn best(fen: &str, depth: u32, threads: usize) -> (String, Option<i32>, u64) {
+    let mut e = Rookery::new(0);
+    set_threads(&mut e, threads);
     let a = e.analyse(&Game::from_fen(fen).unwrap(), &Limits::depth(depth));
     (uci(a.best.unwrap()), a.score, a.nodes)
 }
@@ -54,13 +59,7 @@ fn zugzwang_positions_solve_with_null_move_on() {
             ..Settings::default()
         })
         .unwrap();
-        let a = e.analyse(
-            &game,
-            &Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
-        );
+        let a = e.analyse(&game, &Limits::nodes(nodes));
         let expected = rookery::core::game::parse_move(game.position(), bm).unwrap();
         assert_eq!(a.best, Some(expected), "{id}: depth {}", a.depth);
         checked += 1;
@@ -139,23 +138,12 @@ fn a_mate_on_the_hundredth_half_move_is_a_mate() {
 
 #[test]
 fn a_node_limit_stops_every_thread_near_the_total() {
-    let game =
-        Game::from_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
-            .unwrap();
+    let fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+    let game = Game::from_fen(fen).unwrap();
     let mut e = Rookery::new(0);
-    e.configure(&Settings {
-        threads: 3,
-        ..Settings::default()
-    })
-    .unwrap();
+    set_threads(&mut e, 3);
     for _ in 0..3 {
-        let a = e.analyse(
-            &game,
-            &Limits {
-                nodes: Some(20_000),
-                ..Limits::default()
-            },
-        );
+        let a = e.analyse(&game, &Limits::nodes(20_000));
         // Each thread publishes its count every 64 nodes, and all stop once the sum reaches
         // the limit: never short of it, and over it by at most a few polls.
         assert!(
@@ -177,11 +165,7 @@ fn one_thread_searches_as_if_there_had_never_been_more() {
     let one = best(fen, 9, 1);
     let mut e = Rookery::new(0);
     for threads in [3, 1] {
-        e.configure(&Settings {
-            threads,
-            ..Settings::default()
-        })
-        .unwrap();
+        set_threads(&mut e, threads);
         e.new_game();
         let a = e.analyse(&game, &Limits::depth(9));
         if threads == 1 {
