@@ -2,11 +2,20 @@
 
 mod common;
 
+use std::process::Output;
+
 use common::cli::{rookery, rookery_with_input, stderr, stdout};
 
 /// A path in this file's own temporary folder, as an argument.
 fn temp(name: &str) -> String {
     common::cli::temp("cli", name).to_str().unwrap().to_string()
+}
+
+/// `rookery play --engine ENGINE MORE...` with `input` typed on its standard input.
+fn play(engine: &str, more: &[&str], input: &str) -> Output {
+    let mut args = vec!["play", "--engine", engine];
+    args.extend_from_slice(more);
+    rookery_with_input(&args, input)
 }
 
 const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
@@ -341,18 +350,7 @@ fn engine_game_from_a_position_records_it() {
 #[test]
 fn play_in_the_terminal() {
     let input = "e4\nmoves\nKe2e9\nhint\nundo\nd4\nquit\n";
-    let o = rookery_with_input(
-        &[
-            "play",
-            "--engine",
-            "greedy",
-            "--seed",
-            "1",
-            "--ascii",
-            "--no-book",
-        ],
-        input,
-    );
+    let o = play("greedy", &["--seed", "1", "--ascii", "--no-book"], input);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("you play White against greedy"), "{text}");
@@ -646,19 +644,8 @@ fn a_huge_genfens_count_streams_and_ends_with_its_reader() {
 #[test]
 fn a_newcomers_game_is_clear_at_every_answer() {
     let input = "0-0\n\nxyz\nhelp\na8\nquit\nn\nquit\ny\n";
-    let o = rookery_with_input(
-        &[
-            "play",
-            "--engine",
-            "greedy",
-            "--seed",
-            "1",
-            "--ascii",
-            "--fen",
-            "4k3/P7/8/8/8/8/8/4K2R w K - 0 1",
-        ],
-        input,
-    );
+    let fen = "4k3/P7/8/8/8/8/8/4K2R w K - 0 1";
+    let o = play("greedy", &["--seed", "1", "--ascii", "--fen", fen], input);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     for says in [
@@ -679,39 +666,16 @@ fn a_newcomers_game_is_clear_at_every_answer() {
     let boards = text.lines().filter(|l| l.starts_with(" 8 ")).count();
     assert_eq!(boards, 3, "{text}");
     // In check, the prompt says so.
-    let o = rookery_with_input(
-        &[
-            "play",
-            "--engine",
-            "greedy",
-            "--ascii",
-            "--fen",
-            "4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
-        ],
-        "quit\ny\n",
-    );
-    assert!(
-        stdout(&o).contains("Your move (you are in check): "),
-        "{}",
-        stdout(&o)
-    );
+    let fen = "4k3/8/8/8/8/8/8/r3K3 w - - 0 1";
+    let text = stdout(&play("greedy", &["--ascii", "--fen", fen], "quit\ny\n"));
+    assert!(text.contains("Your move (you are in check): "), "{text}");
 }
 
 #[test]
 fn play_to_mate_writes_pgn() {
     let pgn = temp("play.pgn");
-    let o = rookery_with_input(
-        &[
-            "play",
-            "--engine",
-            "random",
-            "--fen",
-            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
-            "--pgn",
-            &pgn,
-        ],
-        "Rd8#\n",
-    );
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let o = play("random", &["--fen", fen, "--pgn", &pgn], "Rd8#\n");
     let text = stdout(&o);
     assert!(text.contains("Game over: 1-0 (White mates)"), "{text}");
     let pgn_text = std::fs::read_to_string(&pgn).unwrap();
@@ -721,12 +685,7 @@ fn play_to_mate_writes_pgn() {
 
 #[test]
 fn play_as_black_resign_and_eof() {
-    let o = rookery_with_input(
-        &[
-            "play", "--engine", "random", "--color", "black", "--seed", "4",
-        ],
-        "resign\n",
-    );
+    let o = play("random", &["--color", "black", "--seed", "4"], "resign\n");
     let text = stdout(&o);
     assert!(text.contains("you play Black against random"));
     assert!(text.contains("random plays "));
@@ -734,7 +693,7 @@ fn play_as_black_resign_and_eof() {
     // Black's view: rank 1 on top.
     assert!(text.lines().any(|l| l.starts_with(" 1 ")), "{text}");
     // End of input leaves cleanly.
-    let o = rookery_with_input(&["play", "--engine", "random"], "");
+    let o = play("random", &[], "");
     assert!(o.status.success());
     assert!(stdout(&o).contains("game left unfinished"));
 }

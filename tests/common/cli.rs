@@ -9,18 +9,23 @@ use std::process::{Command, Output, Stdio};
 /// The binary cargo built for the tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_rookery");
 
+/// The command `rookery ARGS`, not yet started.
+fn command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    cmd
+}
+
 /// `rookery ARGS`, run to its end with nothing on its input.
 pub fn rookery(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
+    command(args)
         .output()
         .unwrap_or_else(|e| panic!("rookery {args:?} did not start: {e}"))
 }
 
 /// `rookery ARGS` with `input` on its standard input (closed after it), run to its end.
 pub fn rookery_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
