@@ -9,11 +9,17 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+use common::http::{assert_each_refused, assert_ok};
 use rookery::lab::ServerLimits;
 use rookery::lab::api::Makers;
 use serde_json::Value;
 
 const MIDDLEGAME: &str = "r1bqrnk1/pp2bppp/2p2n2/3p2B1/3P4/2NBPN2/PPQ2PPP/R4RK1 w - - 7 11";
+
+/// A request body on MIDDLEGAME with more fields (`"engine": "alphabeta", "depth": 3`).
+fn on_middlegame(fields: &str) -> String {
+    format!(r#"{{"fen": "{MIDDLEGAME}", {fields}}}"#)
+}
 
 fn server() -> SocketAddr {
     rookery::lab::start("127.0.0.1", 0, Makers::default())
@@ -71,90 +77,85 @@ fn page_assets_engines_and_unknown_paths() {
 #[test]
 fn positions_and_moves() {
     let addr = server();
-    let (status, v) = post(addr, "/api/position", "{}");
-    assert_eq!(status, 200);
+    let v = assert_ok(post(addr, "/api/position", "{}"));
     assert_eq!(v["legal"].as_array().unwrap().len(), 20);
     assert_eq!(v["turn"], "white");
-    let (status, v) = post(addr, "/api/play", r#"{"moves": ["e2e4"], "move": "e5"}"#);
-    assert_eq!(status, 200);
+    let v = assert_ok(post(
+        addr,
+        "/api/play",
+        r#"{"moves": ["e2e4"], "move": "e5"}"#,
+    ));
     assert_eq!(v["san"], serde_json::json!(["e4", "e5"]));
     assert!(v["pgn"].as_str().unwrap().contains("1. e4 e5"));
     // Fool's mate: the game is over, and the page is told how.
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/play",
         r#"{"moves": ["f2f3", "e7e5", "g2g4"], "move": "Qh4"}"#,
-    );
-    assert_eq!(status, 200);
+    ));
     assert_eq!(v["over"]["result"], "0-1");
     assert_eq!(v["legal"].as_array().unwrap().len(), 0);
-    let (status, v) = post(
-        addr,
-        "/api/play",
-        r#"{"moves": ["f2f3", "e7e5", "g2g4", "d8h4"], "move": "e2e4"}"#,
+    assert_each_refused(
+        [
+            (
+                r#"{"moves": ["f2f3", "e7e5", "g2g4", "d8h4"], "move": "e2e4"}"#,
+                "the game is over",
+            ),
+            (r#"{"move": "e2e5"}"#, "illegal"),
+            ("{}", "move"),
+        ],
+        |body| post(addr, "/api/play", body),
     );
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("the game is over"));
-    for (body, wanted) in [
-        (r#"{"fen": "not a fen"}"#, "invalid FEN"),
-        (r#"{"moves": ["e2e5"]}"#, "move 'e2e5'"),
-        (r#"{"fen": 42}"#, "bad request body"),
-        (r#"{"colour": "white"}"#, "unknown field"),
-        ("{not json", "bad request body"),
-    ] {
-        let (status, v) = post(addr, "/api/position", body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
-    let (status, v) = post(addr, "/api/play", r#"{"move": "e2e5"}"#);
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("illegal"));
-    let (status, v) = post(addr, "/api/play", "{}");
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("move"));
+    assert_each_refused(
+        [
+            (r#"{"fen": "not a fen"}"#, "invalid FEN"),
+            (r#"{"moves": ["e2e5"]}"#, "move 'e2e5'"),
+            (r#"{"fen": 42}"#, "bad request body"),
+            (r#"{"colour": "white"}"#, "unknown field"),
+            ("{not json", "bad request body"),
+        ],
+        |body| post(addr, "/api/position", body),
+    );
 }
 
 #[test]
 fn analyse_and_its_errors() {
     let addr = server();
-    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3}}"#);
-    let (status, v) = post(addr, "/api/analyse", &body);
-    assert_eq!(status, 200, "{v}");
+    let body = on_middlegame(r#""engine": "alphabeta", "depth": 3"#);
+    let v = assert_ok(post(addr, "/api/analyse", &body));
     assert_eq!(v["nodes"], 4163);
     assert_eq!(v["engine"], "alphabeta");
     assert_eq!(v["moves"].as_array().unwrap().len(), 48);
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/analyse",
         r#"{"engine": "rookery", "movetime": 100}"#,
-    );
-    assert_eq!(status, 200);
+    ));
     assert!(v["depth"].as_u64().unwrap() >= 3 && v["pv"].as_array().unwrap().len() >= 2);
-    for (body, wanted) in [
-        (
-            r#"{"engine": "deep-thought"}"#,
-            "unknown engine 'deep-thought'",
-        ),
-        (r#"{"engine": "alphabeta", "depth": 0}"#, "depth must be"),
-        (
-            r#"{"engine": "alphabeta", "depth": -3}"#,
-            "bad request body",
-        ),
-        (
-            r#"{"engine": "rookery", "movetime": 3600000}"#,
-            "movetime must be",
-        ),
-        (r#"{"engine": "rookery", "nodes": 0}"#, "nodes must be"),
-        (r#"{"engine": "rookery", "elo": 99999}"#, "elo must be"),
-        (
-            r#"{"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "engine": "rookery"}"#,
-            "the game is over",
-        ),
-    ] {
-        let (status, v) = post(addr, "/api/analyse", body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
+    assert_each_refused(
+        [
+            (
+                r#"{"engine": "deep-thought"}"#,
+                "unknown engine 'deep-thought'",
+            ),
+            (r#"{"engine": "alphabeta", "depth": 0}"#, "depth must be"),
+            (
+                r#"{"engine": "alphabeta", "depth": -3}"#,
+                "bad request body",
+            ),
+            (
+                r#"{"engine": "rookery", "movetime": 3600000}"#,
+                "movetime must be",
+            ),
+            (r#"{"engine": "rookery", "nodes": 0}"#, "nodes must be"),
+            (r#"{"engine": "rookery", "elo": 99999}"#, "elo must be"),
+            (
+                r#"{"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "engine": "rookery"}"#,
+                "the game is over",
+            ),
+        ],
+        |body| post(addr, "/api/analyse", body),
+    );
 }
 
 #[test]
@@ -180,32 +181,30 @@ fn the_search_streams_its_iterations() {
         .unwrap();
     let v: Value = serde_json::from_str(done).unwrap();
     assert!(v["best"].as_str().is_some() && v["pv_san"].as_array().unwrap().len() >= 2);
-    let (status, _, body) = http(addr, "GET", "/api/search?engine=nope", "");
-    assert_eq!(status, 400);
-    assert!(body.contains("unknown engine"));
-    let (status, _, body) = http(addr, "GET", "/api/search?depth=many", "");
-    assert_eq!(status, 400);
-    assert!(body.contains("depth must be a whole number"));
-    let (status, _, body) = http(addr, "GET", "/api/search?colour=white", "");
-    assert_eq!(status, 400);
-    assert!(body.contains("unknown parameter"));
+    for (target, wanted) in [
+        ("/api/search?engine=nope", "unknown engine"),
+        ("/api/search?depth=many", "depth must be a whole number"),
+        ("/api/search?colour=white", "unknown parameter"),
+    ] {
+        let (status, _, body) = http(addr, "GET", target, "");
+        assert_eq!(status, 400, "{target}");
+        assert!(body.contains(wanted), "{target}: {body}");
+    }
 }
 
 #[test]
 fn trees_expand_node_by_node_with_rookery_trees_counts() {
     let addr = server();
-    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3}}"#);
-    let (status, v) = post(addr, "/api/tree", &body);
-    assert_eq!(status, 200, "{v}");
+    let tree = |fields: &str| assert_ok(post(addr, "/api/tree", &on_middlegame(fields)));
+    let v = tree(r#""engine": "alphabeta", "depth": 3"#);
     assert_eq!(v["positions"], 4163);
     assert_eq!(v["per_depth"], serde_json::json!([1, 48, 110, 4004]));
     let children = v["children"].as_array().unwrap();
     assert_eq!(children.len(), 48);
     let third = children[2]["id"].as_u64().unwrap();
-    let body =
-        format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "alphabeta", "depth": 3, "node": {third}}}"#);
-    let (status, v) = post(addr, "/api/tree", &body);
-    assert_eq!(status, 200);
+    let v = tree(&format!(
+        r#""engine": "alphabeta", "depth": 3, "node": {third}"#
+    ));
     assert_eq!(v["path"].as_array().unwrap().len(), 2);
     let pruned: Vec<&Value> = v["children"]
         .as_array()
@@ -215,51 +214,50 @@ fn trees_expand_node_by_node_with_rookery_trees_counts() {
         .collect();
     assert!(!pruned.is_empty());
     assert!(pruned[0]["pruned"].as_str().unwrap().starts_with("cut-off"));
-    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "minimax", "depth": 3}}"#);
-    let (status, v) = post(addr, "/api/tree", &body);
-    assert_eq!(status, 200);
+    let v = tree(r#""engine": "minimax", "depth": 3"#);
     assert_eq!(v["positions"], 70119);
-    for (body, wanted) in [
-        (
-            format!(r#"{{"fen": "{MIDDLEGAME}", "engine": "minimax", "depth": 4}}"#),
-            "depth 3 (70119 nodes) would fit",
-        ),
-        (
-            r#"{"engine": "pst", "depth": 2}"#.to_string(),
-            "no search tree for engine 'pst'",
-        ),
-        (
-            r#"{"engine": "minimax", "depth": 9}"#.to_string(),
-            "tree depth must be",
-        ),
-        (
-            r#"{"engine": "minimax", "depth": 1, "node": 99999}"#.to_string(),
-            "no node 99999",
-        ),
-        (r#"{"depth": 2}"#.to_string(), "bad request body"),
-    ] {
-        let (status, v) = post(addr, "/api/tree", &body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
+    assert_each_refused(
+        [
+            (
+                on_middlegame(r#""engine": "minimax", "depth": 4"#),
+                "depth 3 (70119 nodes) would fit",
+            ),
+            (
+                r#"{"engine": "pst", "depth": 2}"#.to_string(),
+                "no search tree for engine 'pst'",
+            ),
+            (
+                r#"{"engine": "minimax", "depth": 9}"#.to_string(),
+                "tree depth must be",
+            ),
+            (
+                r#"{"engine": "minimax", "depth": 1, "node": 99999}"#.to_string(),
+                "no node 99999",
+            ),
+            (r#"{"depth": 2}"#.to_string(), "bad request body"),
+        ],
+        |body| post(addr, "/api/tree", body),
+    );
 }
 
 #[test]
 fn ladder_and_evaluation() {
     let addr = server();
-    let body = format!(r#"{{"fen": "{MIDDLEGAME}", "depth": 2, "movetime": 20}}"#);
-    let (status, v) = post(addr, "/api/ladder", &body);
-    assert_eq!(status, 200, "{v}");
+    let body = on_middlegame(r#""depth": 2, "movetime": 20"#);
+    let v = assert_ok(post(addr, "/api/ladder", &body));
     let rungs = v["rungs"].as_array().unwrap();
     assert_eq!(rungs.len(), 13);
     assert_eq!(rungs[4]["name"], "minimax");
     assert_eq!(rungs[4]["nodes"], 1513);
     assert!(rungs.iter().all(|r| r["best"].is_string()));
-    let (status, v) = post(addr, "/api/ladder", r#"{"depth": 7}"#);
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("ladder depth"));
-    let (status, v) = post(addr, "/api/eval", &format!(r#"{{"fen": "{MIDDLEGAME}"}}"#));
-    assert_eq!(status, 200);
+    assert_each_refused([(r#"{"depth": 7}"#, "ladder depth")], |body| {
+        post(addr, "/api/ladder", body)
+    });
+    let v = assert_ok(post(
+        addr,
+        "/api/eval",
+        &format!(r#"{{"fen": "{MIDDLEGAME}"}}"#),
+    ));
     assert!(v["terms"].as_array().unwrap().len() >= 5);
     assert_eq!(v["value"], v["white"]);
     // The net's score beside the terms, from the same two points of view.
@@ -276,9 +274,10 @@ fn ladder_and_evaluation() {
         black["net"]["white"],
         -black["net"]["value"].as_i64().unwrap()
     );
-    let (status, v) = post(addr, "/api/eval", r#"{"fen": "8/8/8/8 w - - 0 1"}"#);
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("invalid FEN"));
+    assert_each_refused(
+        [(r#"{"fen": "8/8/8/8 w - - 0 1"}"#, "invalid FEN")],
+        |body| post(addr, "/api/eval", body),
+    );
 }
 
 /// Opens a search stream and reads its status line, leaving the connection open.

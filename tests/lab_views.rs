@@ -9,6 +9,7 @@ mod common;
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+use common::http::{assert_each_refused, assert_ok};
 use rookery::lab::api::Makers;
 use serde_json::{Value, json};
 
@@ -85,10 +86,6 @@ fn events(addr: SocketAddr, path: &str, body: &Value) -> (u16, Vec<(String, Valu
     (status, out)
 }
 
-fn error_of(v: &Value) -> String {
-    v["error"].as_str().unwrap_or_default().to_string()
-}
-
 #[test]
 fn the_views_scripts_are_served() {
     let addr = server();
@@ -118,12 +115,10 @@ fn the_views_scripts_are_served() {
 #[test]
 fn steps_walk_the_textbook_tree_and_a_chess_position() {
     let addr = server();
-    let (status, v) = post(
-        addr,
-        "/api/steps",
-        &json!({ "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]] }),
-    );
-    assert_eq!(status, 200, "{v}");
+    // The textbook's two-ply tree: three moves at the root, three replies to each, the leaves
+    // valued for the side at the root.
+    let textbook = json!([[3, 12, 8], [2, 4, 6], [14, 5, 2]]);
+    let v = assert_ok(post(addr, "/api/steps", &json!({ "tree": textbook })));
     assert_eq!(v["value"], 3);
     assert_eq!(v["nodes"].as_array().unwrap().len(), 13);
     assert_eq!(v["visited"], json!({ "alphabeta": 11, "minimax": 13 }));
@@ -155,45 +150,42 @@ fn steps_walk_the_textbook_tree_and_a_chess_position() {
     let (_, v) = post(
         addr,
         "/api/steps",
-        &json!({ "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "order": "best-first" }),
+        &json!({ "tree": textbook, "order": "best-first" }),
     );
     assert_eq!(v["visited"]["alphabeta"], 9);
     // A chess position: three moves a node, two plies, values in centipawns.
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/steps",
         &json!({ "fen": MIDDLEGAME, "depth": 2, "width": 3 }),
-    );
-    assert_eq!(status, 200, "{v}");
+    ));
     assert_eq!(v["kind"], "chess");
     assert_eq!(v["nodes"].as_array().unwrap().len(), 1 + 3 + 9);
     assert_eq!(v["nodes"][0]["children"].as_array().unwrap().len(), 3);
     assert!(v["nodes"][1]["uci"].is_string() && v["nodes"][1]["label"].is_string());
     assert!(v["visited"]["alphabeta"].as_u64() <= v["visited"]["minimax"].as_u64());
-    for (body, wanted) in [
-        (json!({ "tree": [] }), "empty"),
-        (json!({ "tree": [[1, "x"]] }), "a number (a leaf) or a list"),
-        (json!({ "tree": [[1]], "fen": MIDDLEGAME }), "not both"),
-        (json!({ "depth": 4 }), "steps depth must be"),
-        (json!({ "width": 9 }), "steps width must be"),
-        (json!({ "order": "random" }), "unknown order"),
-        (
-            json!({ "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1" }),
-            "the game is over",
-        ),
-        (json!({ "colour": "white" }), "unknown field"),
-    ] {
-        let (status, v) = post(addr, "/api/steps", &body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
+    assert_each_refused(
+        [
+            (json!({ "tree": [] }), "empty"),
+            (json!({ "tree": [[1, "x"]] }), "a number (a leaf) or a list"),
+            (json!({ "tree": [[1]], "fen": MIDDLEGAME }), "not both"),
+            (json!({ "depth": 4 }), "steps depth must be"),
+            (json!({ "width": 9 }), "steps width must be"),
+            (json!({ "order": "random" }), "unknown order"),
+            (
+                json!({ "fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1" }),
+                "the game is over",
+            ),
+            (json!({ "colour": "white" }), "unknown field"),
+        ],
+        |body| post(addr, "/api/steps", body),
+    );
 }
 
 #[test]
 fn heatmaps_value_every_square() {
     let addr = server();
-    let (status, v) = post(addr, "/api/heatmap", &json!({ "fen": MIDDLEGAME }));
-    assert_eq!(status, 200, "{v}");
+    let v = assert_ok(post(addr, "/api/heatmap", &json!({ "fen": MIDDLEGAME })));
     assert_eq!(v["eval"], "hce");
     assert_eq!(v["squares"].as_array().unwrap().len(), 30);
     let layers: Vec<String> = v["layers"]
@@ -214,29 +206,27 @@ fn heatmaps_value_every_square() {
     // The same value as /api/eval gives (White's view).
     let (_, e) = post(addr, "/api/eval", &json!({ "fen": MIDDLEGAME }));
     assert_eq!(v["value"], e["white"]);
-    for (body, wanted) in [
-        (
-            json!({ "fen": MIDDLEGAME, "eval": "nnue-someday" }),
-            "unknown evaluation",
-        ),
-        (json!({ "fen": "8/8/8/8 w - - 0 1" }), "invalid FEN"),
-        (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
-    ] {
-        let (status, v) = post(addr, "/api/heatmap", &body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
+    assert_each_refused(
+        [
+            (
+                json!({ "fen": MIDDLEGAME, "eval": "nnue-someday" }),
+                "unknown evaluation",
+            ),
+            (json!({ "fen": "8/8/8/8 w - - 0 1" }), "invalid FEN"),
+            (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
+        ],
+        |body| post(addr, "/api/heatmap", body),
+    );
 }
 
 #[test]
 fn a_review_marks_the_blunder_and_exports_pgn() {
     let addr = server();
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/review",
         &json!({ "pgn": SCHOLARS, "nodes": 20000 }),
-    );
-    assert_eq!(status, 200, "{v}");
+    ));
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 7);
     let nf6 = &moves[5];
@@ -270,28 +260,27 @@ fn a_review_marks_the_blunder_and_exports_pgn() {
     assert_eq!(names.iter().filter(|n| **n == "move").count(), 7);
     assert_eq!(names.last(), Some(&"done"));
     assert_eq!(ev[0].1["plies"], 7);
-    for (body, wanted) in [
-        (
-            json!({ "pgn": "1. e4 e5 2. Ke3" }),
-            "half-move 3 cannot be read",
-        ),
-        (json!({ "pgn": "" }), "no game"),
-        (json!({ "pgn": "[Event \"x\"]\n\n*" }), "no moves"),
-        (json!({ "moves": ["e2e4"], "nodes": 0 }), "nodes must be"),
-        (
-            json!({ "moves": ["e2e4"], "nodes": 999999999 }),
-            "nodes must be",
-        ),
-        (json!({ "pgn": SCHOLARS, "moves": ["e2e4"] }), "not both"),
-        (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
-    ] {
-        let (status, v) = post(addr, "/api/review", &body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
-    let (status, v) = post_text(addr, "/api/review", "{\"pgn\": ");
-    assert_eq!(status, 400);
-    assert!(error_of(&v).contains("bad request body"));
+    assert_each_refused(
+        [
+            (
+                json!({ "pgn": "1. e4 e5 2. Ke3" }),
+                "half-move 3 cannot be read",
+            ),
+            (json!({ "pgn": "" }), "no game"),
+            (json!({ "pgn": "[Event \"x\"]\n\n*" }), "no moves"),
+            (json!({ "moves": ["e2e4"], "nodes": 0 }), "nodes must be"),
+            (
+                json!({ "moves": ["e2e4"], "nodes": 999999999 }),
+                "nodes must be",
+            ),
+            (json!({ "pgn": SCHOLARS, "moves": ["e2e4"] }), "not both"),
+            (json!({ "moves": ["e2e5"] }), "move 'e2e5'"),
+        ],
+        |body| post(addr, "/api/review", body),
+    );
+    assert_each_refused([("{\"pgn\": ", "bad request body")], |body| {
+        post_text(addr, "/api/review", body)
+    });
 }
 
 #[test]
@@ -337,56 +326,53 @@ fn a_tournament_streams_its_games_and_its_crosstable() {
     assert_eq!(pgn.matches("[Event \"Rookery Lab tournament\"]").count(), 4);
     assert!(done["games_per_second"].as_f64().unwrap() > 0.0);
     // The same as one JSON answer.
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/tournament",
         &json!({ "rungs": ["random", "greedy"], "games": 1, "openings": "start" }),
-    );
-    assert_eq!(status, 200, "{v}");
+    ));
     assert_eq!(v["played"], 1);
-    let (status, v) = post(
+    let v = assert_ok(post(
         addr,
         "/api/tournament",
         &json!({ "rungs": ["random", "greedy"], "games": 1, "openings": [{ "fen": MIDDLEGAME }] }),
-    );
-    assert_eq!(status, 200, "{v}");
+    ));
     assert_eq!(v["games"][0]["start_fen"], MIDDLEGAME);
-    for (body, wanted) in [
-        (json!({ "rungs": ["random"] }), "two rungs"),
-        (
-            json!({ "rungs": ["random", "deep-thought"] }),
-            "unknown engine",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "games": 0 }),
-            "games (per pairing)",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "depth": 9 }),
-            "tournament depth",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "movetime": 60000 }),
-            "tournament movetime",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "openings": "eco" }),
-            "unknown openings",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "openings": [{ "fen": "x" }] }),
-            "opening 1",
-        ),
-        (
-            json!({ "rungs": ["random", "greedy"], "max_plies": 5 }),
-            "max_plies",
-        ),
-        (json!({ "games": 2 }), "bad request body"),
-    ] {
-        let (status, v) = post(addr, "/api/tournament", &body);
-        assert_eq!(status, 400, "{body}");
-        assert!(error_of(&v).contains(wanted), "{body}: {v}");
-    }
+    assert_each_refused(
+        [
+            (json!({ "rungs": ["random"] }), "two rungs"),
+            (
+                json!({ "rungs": ["random", "deep-thought"] }),
+                "unknown engine",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "games": 0 }),
+                "games (per pairing)",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "depth": 9 }),
+                "tournament depth",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "movetime": 60000 }),
+                "tournament movetime",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "openings": "eco" }),
+                "unknown openings",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "openings": [{ "fen": "x" }] }),
+                "opening 1",
+            ),
+            (
+                json!({ "rungs": ["random", "greedy"], "max_plies": 5 }),
+                "max_plies",
+            ),
+            (json!({ "games": 2 }), "bad request body"),
+        ],
+        |body| post(addr, "/api/tournament", body),
+    );
     let (status, _, text) = http(addr, "GET", "/api/tournament/reference", "", "");
     assert_eq!(status, 200);
     let r: Value = serde_json::from_str(&text).unwrap();
@@ -412,29 +398,17 @@ fn a_tournament_holds_one_search_slot_and_stops_when_its_page_goes_away() {
         json!({ "rungs": ["tt", "quiescence"], "games": 100, "nodes": 20000, "movetime": 1000 });
     let tournament = open(addr, "POST", "/api/tournament", &long.to_string());
     // One slot is left: a search runs beside the tournament.
-    let (status, v) = post(
-        addr,
-        "/api/analyse",
-        &json!({ "engine": "alphabeta", "depth": 1 }),
-    );
-    assert_eq!(status, 200, "{v}");
+    let quick = json!({ "engine": "alphabeta", "depth": 1 });
+    assert_ok(post(addr, "/api/analyse", &quick));
     // Taking the other one, nothing more fits.
     let search = open(addr, "GET", "/api/search?engine=rookery&movetime=20000", "");
-    let (status, v) = post(
-        addr,
-        "/api/analyse",
-        &json!({ "engine": "alphabeta", "depth": 1 }),
-    );
+    let (status, v) = post(addr, "/api/analyse", &quick);
     assert_eq!(status, 503, "{v}");
     // Both pages go away: their work stops and the slots come back long before it would end.
     drop(tournament);
     drop(search);
     let start = Instant::now();
-    let (status, _) = post(
-        addr,
-        "/api/analyse",
-        &json!({ "engine": "alphabeta", "depth": 1 }),
-    );
+    let (status, _) = post(addr, "/api/analyse", &quick);
     assert_eq!(status, 200);
     let (status, _) = post(addr, "/api/steps", &json!({}));
     assert_eq!(status, 200);

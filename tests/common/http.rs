@@ -46,6 +46,26 @@ impl Reply {
     }
 }
 
+/// The JSON of an answer that must be a success: `(status, json)` as a test's `post` gives it.
+pub fn assert_ok((status, v): (u16, Value)) -> Value {
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+/// Each body of `cases` that `post` sends is refused: status 400, and a JSON error that contains
+/// the words paired with the body. `post` gives back the status and the answer read as JSON.
+pub fn assert_each_refused<B: std::fmt::Display>(
+    cases: impl IntoIterator<Item = (B, &'static str)>,
+    post: impl Fn(&B) -> (u16, Value),
+) {
+    for (body, wanted) in cases {
+        let (status, v) = post(&body);
+        assert_eq!(status, 400, "{body}");
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(error.contains(wanted), "{body}: {v}");
+    }
+}
+
 /// Sends one request with `headers` (whole lines, each ending in CRLF) and `body`, and reads the
 /// answer to the end of the connection, waiting at most `timeout` for each read. A connection
 /// that drops without a whole answer fails the test, naming the request.
