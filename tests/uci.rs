@@ -6,7 +6,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::SEARCHERS;
-use common::uci::{Engine, assert_a_move, assert_within, some_line_has, some_line_starts};
+use common::uci::{
+    Engine, assert_a_move, assert_within, lines_starting, some_line_has, some_line_starts,
+};
 
 #[test]
 fn handshake_lists_every_option() {
@@ -15,10 +17,7 @@ fn handshake_lists_every_option() {
     assert!(some_line_starts(&lines, "id name Rookery "));
     assert!(some_line_starts(&lines, "id author "));
     // Every option of the one table, in its order, and nothing else.
-    let options: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("option name "))
-        .collect();
+    let options = lines_starting(&lines, "option name ");
     assert_eq!(options.len(), rookery::options::OPTIONS.len());
     for (d, line) in rookery::options::OPTIONS.iter().zip(options) {
         assert!(
@@ -44,8 +43,7 @@ fn handshake_lists_every_option() {
 fn isready_during_infinite_and_one_bestmove_on_stop() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(200));
+    search_for(&mut e, "go infinite", 200);
     let lines = e.ready();
     assert!(
         !some_line_starts(&lines, "bestmove"),
@@ -62,6 +60,18 @@ fn isready_during_infinite_and_one_bestmove_on_stop() {
         "a second stop gives no second bestmove"
     );
     e.quit();
+}
+
+/// Sends `go` and lets the search run for `ms` milliseconds.
+fn search_for(e: &mut Engine, go: &str, ms: u64) {
+    e.send(go);
+    std::thread::sleep(Duration::from_millis(ms));
+}
+
+/// Sends `cmd`: the engine must answer with a `bestmove` line.
+fn assert_bestmove_after(e: &mut Engine, cmd: &str) {
+    let (_, best) = e.bestmove_after(cmd);
+    assert!(best.starts_with("bestmove "), "{cmd}: {best}");
 }
 
 /// Searches `fen` with `go`: the engine must play `mv` and score it `mate`.
@@ -98,13 +108,9 @@ fn go_mate_searches_until_the_mate_is_proven() {
 
 #[test]
 fn multipv_three_gives_three_lines() {
-    let mut e = Engine::start();
-    e.set("MultiPV", "3");
+    let mut e = Engine::with_option("MultiPV", "3");
     let (lines, _) = e.search("position startpos", "go depth 5");
-    let depth5: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info depth 5 "))
-        .collect();
+    let depth5 = lines_starting(&lines, "info depth 5 ");
     for k in 1..=3 {
         assert!(
             depth5.iter().any(|l| l.contains(&format!(" multipv {k} "))),
@@ -120,29 +126,32 @@ fn multipv_three_gives_three_lines() {
     e.quit();
 }
 
+/// Lines the engine answers with a word and outlives: other protocols' commands, values of the
+/// wrong kind or out of range, options it lacks, positions it cannot set up, stray bytes.
+const GARBAGE: [&str; 10] = [
+    "xboard",
+    "protover 2",
+    "go depth banana",
+    "setoption name Hash value -3",
+    "setoption name NoSuchOption value 1",
+    "setoption",
+    "position fen this is not a fen",
+    "position startpos moves e2e4 e7e4",
+    "position lost",
+    "\u{0}\u{7f}garbage",
+];
+
 #[test]
 fn garbage_and_illegal_input_leave_it_running() {
     let mut e = Engine::start();
-    for bad in [
-        "xboard",
-        "protover 2",
-        "go depth banana",
-        "setoption name Hash value -3",
-        "setoption name NoSuchOption value 1",
-        "setoption",
-        "position fen this is not a fen",
-        "position startpos moves e2e4 e7e4",
-        "position lost",
-        "\u{0}\u{7f}garbage",
-    ] {
+    for bad in GARBAGE {
         let lines = e.said(bad);
         assert!(lines.last().unwrap().len() > "info string ".len(), "{bad}");
     }
     // The illegal move left the position after 1. e4: Black to move.
     let lines = e.ask("d", |l| l.starts_with("Fen: "));
     assert!(lines.last().unwrap().contains(" b KQkq "), "{lines:?}");
-    let (_, best) = e.bestmove_after("go depth 3");
-    assert!(best.starts_with("bestmove "));
+    assert_bestmove_after(&mut e, "go depth 3");
     e.quit();
 }
 
@@ -187,14 +196,12 @@ fn commands_during_a_search_never_lose_a_bestmove() {
     let mut e = Engine::start();
     // go during a search: the first search ends with its bestmove, the second runs.
     e.send("position startpos");
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
+    search_for(&mut e, "go infinite", 100);
     let (_, first) = e.bestmove_after("go depth 4");
     let (_, second) = e.bestmove();
     assert!(first.starts_with("bestmove ") && second.starts_with("bestmove "));
     // position during a search.
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
+    search_for(&mut e, "go infinite", 100);
     e.send("position startpos moves e2e4");
     e.bestmove();
     let (_, best) = e.bestmove_after("go depth 3");
@@ -211,22 +218,18 @@ fn commands_during_a_search_never_lose_a_bestmove() {
     e.send("stop");
     e.bestmove();
     // quit during a search ends the engine promptly.
-    e.send("go infinite");
-    std::thread::sleep(Duration::from_millis(100));
+    search_for(&mut e, "go infinite", 100);
     e.quit();
 }
 
 #[test]
 fn ponder_then_ponderhit() {
-    let mut e = Engine::start();
-    e.set("Ponder", "true");
+    let mut e = Engine::with_option("Ponder", "true");
     e.send("position startpos moves e2e4 e7e5");
-    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
-    std::thread::sleep(Duration::from_millis(300));
+    search_for(&mut e, "go ponder wtime 2000 btime 2000 winc 0 binc 0", 300);
     let lines = e.ready();
     assert!(!some_line_starts(&lines, "bestmove"), "pondering waits");
-    let (_, best) = e.bestmove_after("ponderhit");
-    assert!(best.starts_with("bestmove "));
+    assert_bestmove_after(&mut e, "ponderhit");
     e.quit();
 }
 
@@ -235,8 +238,7 @@ fn clock_with_fifty_milliseconds_left_answers_in_time() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 c7c5 g1f3 d7d6");
     let start = Instant::now();
-    let (_, best) = e.bestmove_after("go wtime 50 btime 50");
-    assert!(best.starts_with("bestmove "));
+    assert_bestmove_after(&mut e, "go wtime 50 btime 50");
     // Not a speed test: with 50 ms left the answer must come well before the flag falls
     // (the generous bound allows for a slow machine and process start-up).
     assert_within(start, Duration::from_secs(2), "bestmove");
@@ -261,8 +263,7 @@ fn every_engine_value_plays() {
 
 #[test]
 fn chess960_castling_is_king_takes_rook() {
-    let mut e = Engine::start();
-    e.set("UCI_Chess960", "true");
+    let mut e = Engine::with_option("UCI_Chess960", "true");
     // White can castle king side only by moving the king onto its rook's square.
     e.send("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1");
     let lines = e.ask("perft 1", |l| l.starts_with("Nodes searched"));
@@ -297,8 +298,7 @@ fn every_engine_answers_stop_at_once() {
         e.set("Engine", name);
         e.send("position startpos moves e2e4 e7e5");
         // A depth none of them finishes in any reasonable time.
-        e.send("go depth 12");
-        std::thread::sleep(Duration::from_millis(150));
+        search_for(&mut e, "go depth 12", 150);
         let asked = Instant::now();
         let (_, best) = e.bestmove_after("stop");
         assert_a_move(&best, name);
@@ -309,12 +309,10 @@ fn every_engine_answers_stop_at_once() {
 
 #[test]
 fn ladder_engines_report_each_iteration() {
-    let mut e = Engine::start();
-    e.set("Engine", "tt");
+    let mut e = Engine::with_option("Engine", "tt");
     let (lines, _) = e.search("position startpos moves e2e4 c7c5", "go depth 4");
-    let depths: Vec<u32> = lines
+    let depths: Vec<u32> = lines_starting(&lines, "info depth ")
         .iter()
-        .filter(|l| l.starts_with("info depth "))
         .filter_map(|l| l.split_whitespace().nth(2)?.parse().ok())
         .collect();
     assert_eq!(depths, vec![1, 2, 3, 4], "{lines:?}");
@@ -358,10 +356,7 @@ fn syzygy_tables_are_probed_and_bad_or_corrupt_ones_reported() {
         |l| l.starts_with("info string"),
     );
     let (lines, best) = e.search("position fen 8/8/8/8/8/2k5/1R6/K7 w - - 0 1", "go depth 6");
-    let reports: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("info string"))
-        .collect();
+    let reports = lines_starting(&lines, "info string");
     assert_eq!(reports.len(), 1, "{lines:#?}");
     assert!(reports[0].contains("KRvK") && reports[0].contains("without tablebases"));
     assert_ne!(best, "bestmove (none)");
@@ -508,9 +503,8 @@ fn hash_beyond_the_memory_there_is_is_refused_and_play_goes_on() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_net_or_book_path_that_is_no_file_is_refused_without_waiting() {
-    let dir = std::env::temp_dir().join(format!("rookery-uci-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let fifo = dir.join("net.fifo");
+    let fifo = common::cli::temp("uci-fifo", "net.fifo");
+    let dir = fifo.parent().unwrap().to_path_buf();
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -572,8 +566,7 @@ fn an_overlong_line_is_dropped() {
     let long = format!("position startpos moves {}", "e2e4 ".repeat(400_000));
     let said = e.said(&long);
     assert!(said.last().unwrap().contains("longer than"), "{said:?}");
-    let (_, best) = e.bestmove_after("go depth 2");
-    assert!(best.starts_with("bestmove "));
+    assert_bestmove_after(&mut e, "go depth 2");
     e.quit();
 }
 
@@ -638,8 +631,7 @@ fn the_last_info_line_starts_with_the_move_played_then_the_ponder_move() {
         // `stop` at moments spread over the first iterations and deeper ones.
         for wait in [0, 1, 2, 4, 7, 11, 17, 30, 60 + 10 * i as u64] {
             e.send(position);
-            e.send("go infinite");
-            std::thread::sleep(Duration::from_millis(wait));
+            search_for(&mut e, "go infinite", wait);
             let (lines, best) = e.bestmove_after("stop");
             finish(&mut e, &lines, &best, &format!("stop after {wait} ms"));
         }
@@ -693,12 +685,11 @@ fn the_debug_log_holds_every_line_with_its_time() {
             (t, dir, parts.next().unwrap_or(""))
         })
         .collect();
+    // The texts of the entries in one direction, in order.
+    let texts =
+        |dir: &str| -> Vec<&str> { entries.iter().filter(|e| e.1 == dir).map(|e| e.2).collect() };
     // Inputs from the first `isready` to the `setoption` that ends the log, in order.
-    let inputs: Vec<&str> = entries
-        .iter()
-        .filter(|e| e.1 == "<<")
-        .map(|e| e.2)
-        .collect();
+    let inputs = texts("<<");
     let mut expected = vec!["isready"];
     for (go, _, _) in &searches {
         expected.extend(["position startpos moves e2e4 e7e5", go]);
@@ -706,11 +697,7 @@ fn the_debug_log_holds_every_line_with_its_time() {
     expected.push("setoption name Debug Log File value <empty>");
     assert_eq!(inputs, expected);
     // Outputs: every line the client read, in order, and nothing after the log ended.
-    let outputs: Vec<&str> = entries
-        .iter()
-        .filter(|e| e.1 == ">>")
-        .map(|e| e.2)
-        .collect();
+    let outputs = texts(">>");
     let mut read = vec!["readyok"];
     for (_, lines, best) in &searches {
         assert_eq!(lines.last(), Some(best));

@@ -31,6 +31,11 @@ pub fn some_line_starts(lines: &[String], prefix: &str) -> bool {
     lines.iter().any(|l| l.starts_with(prefix))
 }
 
+/// The lines of `lines` that start with `prefix`, in their order.
+pub fn lines_starting<'a>(lines: &'a [String], prefix: &str) -> Vec<&'a String> {
+    lines.iter().filter(|l| l.starts_with(prefix)).collect()
+}
+
 /// Whether one of `lines` contains `text`.
 pub fn some_line_has(lines: &[String], text: &str) -> bool {
     lines.iter().any(|l| l.contains(text))
@@ -57,6 +62,13 @@ impl Engine {
     }
 
     /// The engine with its address space limited to `bytes`.
+    /// The engine started with its option `name` set to `value`.
+    pub fn with_option(name: &str, value: &str) -> Engine {
+        let mut e = Engine::start();
+        e.set(name, value);
+        e
+    }
+
     pub fn start_limited(bytes: u64) -> Engine {
         Engine::launch(Some(bytes), Stdio::inherit())
     }
