@@ -990,34 +990,25 @@ fn run(check: fn(&mut Uci) -> Check, fault: Option<Fault>) -> Check {
     result
 }
 
-#[test]
-fn handshake_lines_follow_the_grammar() {
-    run(handshake, None).unwrap();
+/// A test for each check, named for what it holds the engine to: `run(check, None)` must pass.
+macro_rules! checks_pass {
+    ($($test:ident: $check:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                run($check, None).unwrap();
+            }
+        )*
+    };
 }
 
-#[test]
-fn setoption_takes_every_option_kind_and_refuses_what_is_out_of_range() {
-    run(setoption_every_kind, None).unwrap();
-}
-
-#[test]
-fn position_reads_every_form() {
-    run(position_every_form, None).unwrap();
-}
-
-#[test]
-fn go_honours_every_limit_with_a_legal_scored_line() {
-    run(go_every_limit, None).unwrap();
-}
-
-#[test]
-fn isready_is_answered_during_every_search() {
-    run(isready_during_every_search, None).unwrap();
-}
-
-#[test]
-fn games_between_ucinewgames_are_legal_and_in_time() {
-    run(games_between_ucinewgames, None).unwrap();
+checks_pass! {
+    handshake_lines_follow_the_grammar: handshake,
+    setoption_takes_every_option_kind_and_refuses_what_is_out_of_range: setoption_every_kind,
+    position_reads_every_form: position_every_form,
+    go_honours_every_limit_with_a_legal_scored_line: go_every_limit,
+    isready_is_answered_during_every_search: isready_during_every_search,
+    games_between_ucinewgames_are_legal_and_in_time: games_between_ucinewgames,
 }
 
 /// Each check fails on the engine broken the way it guards against.
@@ -1036,47 +1027,55 @@ fn each_check_fails_on_the_fault_it_guards_against() {
     assert!(missed.is_empty(), "faults no check caught: {missed:?}");
 }
 
+/// Fails the test unless `check` takes every line of `good` and refuses every line of `bad`.
+fn assert_sorts<T>(check: fn(&str) -> Result<T, String>, good: &[&str], bad: &[&str]) {
+    for line in good {
+        assert!(check(line).is_ok(), "{line}");
+    }
+    for line in bad {
+        assert!(check(line).is_err(), "{line}");
+    }
+}
+
 /// The grammar checks on their own, on lines written by hand.
 #[test]
 fn the_grammar_checks_refuse_malformed_lines() {
-    for good in [
-        "info depth 3 seldepth 5 multipv 1 score cp -12 nodes 300 nps 1000 hashfull 0 tbhits 0 time 3 pv e2e4 e7e5",
-        "info depth 9 score mate -2 upperbound wdl 0 0 1000 pv e2e4",
-        "info string anything at all",
-        "info currmove e2e4 currmovenumber 1",
-    ] {
-        assert!(info_grammar(good).is_ok(), "{good}");
-    }
-    for bad in [
-        "info depth x pv e2e4",
-        "info depth 3 score 12 pv e2e4",
-        "info depth 3 score cp pv e2e4",
-        "info depth 3 nodes -5 pv e2e4",
-        "info depth 3 pv",
-        "info deepness 3",
-    ] {
-        assert!(info_grammar(bad).is_err(), "{bad}");
-    }
-    for good in [
-        "option name Hash type spin default 16 min 1 max 1024",
-        "option name Move Overhead type spin default 10 min 0 max 5000",
-        "option name Ponder type check default false",
-        "option name Style type combo default Normal var Solid var Normal var Risky",
-        "option name SyzygyPath type string default <empty>",
-        "option name Clear Hash type button",
-    ] {
-        assert!(option_line(good).is_ok(), "{good}");
-    }
-    for bad in [
-        "option name Hash type spin default 16 min 1",
-        "option name Hash type spin default 0 min 1 max 1024",
-        "option name Ponder type check default perhaps",
-        "option name Style type combo default Wild var Solid var Normal",
-        "option name SyzygyPath type string",
-        "option name Clear Hash type button default x",
-        "option name Hash type dial default 1",
-        "option name  type check default true",
-    ] {
-        assert!(option_line(bad).is_err(), "{bad}");
-    }
+    assert_sorts(
+        info_grammar,
+        &[
+            "info depth 3 seldepth 5 multipv 1 score cp -12 nodes 300 nps 1000 hashfull 0 tbhits 0 time 3 pv e2e4 e7e5",
+            "info depth 9 score mate -2 upperbound wdl 0 0 1000 pv e2e4",
+            "info string anything at all",
+            "info currmove e2e4 currmovenumber 1",
+        ],
+        &[
+            "info depth x pv e2e4",
+            "info depth 3 score 12 pv e2e4",
+            "info depth 3 score cp pv e2e4",
+            "info depth 3 nodes -5 pv e2e4",
+            "info depth 3 pv",
+            "info deepness 3",
+        ],
+    );
+    assert_sorts(
+        option_line,
+        &[
+            "option name Hash type spin default 16 min 1 max 1024",
+            "option name Move Overhead type spin default 10 min 0 max 5000",
+            "option name Ponder type check default false",
+            "option name Style type combo default Normal var Solid var Normal var Risky",
+            "option name SyzygyPath type string default <empty>",
+            "option name Clear Hash type button",
+        ],
+        &[
+            "option name Hash type spin default 16 min 1",
+            "option name Hash type spin default 0 min 1 max 1024",
+            "option name Ponder type check default perhaps",
+            "option name Style type combo default Wild var Solid var Normal",
+            "option name SyzygyPath type string",
+            "option name Clear Hash type button default x",
+            "option name Hash type dial default 1",
+            "option name  type check default true",
+        ],
+    );
 }
