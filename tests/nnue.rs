@@ -34,6 +34,23 @@ fn datagen_with(dir: &str, games: &str, more: &[&str]) -> Output {
     rookery(&args)
 }
 
+/// `train --data DATA --out OUT`: a net of `hidden` neurons, `epochs` passes over the data in
+/// batches of 64, with more options.
+fn train_net(data: &str, out: &str, hidden: &str, epochs: &str, more: &[&str]) -> Output {
+    let mut args = vec![
+        "train", "--data", data, "--out", out, "--hidden", hidden, "--epochs", epochs, "--batch",
+        "64",
+    ];
+    args.extend_from_slice(more);
+    rookery(&args)
+}
+
+/// Fails the test unless the run succeeded and said `words` (on either of its streams).
+fn assert_ok_saying(o: &Output, words: &str) {
+    assert!(o.status.success(), "{}", text(o));
+    assert!(text(o).contains(words), "{}", text(o));
+}
+
 /// The chunk files of a data directory, concatenated.
 fn chunk_bytes(dir: impl AsRef<Path>) -> Vec<u8> {
     let mut names: Vec<_> = std::fs::read_dir(dir.as_ref())
@@ -154,23 +171,8 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     // Train a small net, then go on from its checkpoint for more epochs.
     let net = temp("small.nnue");
     let n = &net;
-    let o = rookery(&[
-        "train",
-        "--data",
-        w,
-        "--out",
-        n,
-        "--hidden",
-        "16",
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-        "--threads",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("epoch 2/2"), "{}", text(&o));
+    let o = train_net(w, n, "16", "2", &["--threads", "2"]);
+    assert_ok_saying(&o, "epoch 2/2");
     let csv = std::fs::read_to_string(format!("{n}.loss.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
     assert!(
@@ -181,21 +183,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
     // Validation split one by one, as the nets before the split by games; an unknown split is
     // refused by name.
     let by_positions = temp("by-positions.nnue");
-    let o = rookery(&[
-        "train",
-        "--data",
-        w,
-        "--out",
-        &by_positions,
-        "--hidden",
-        "8",
-        "--epochs",
-        "1",
-        "--batch",
-        "64",
-        "--val-split",
-        "positions",
-    ]);
+    let o = train_net(w, &by_positions, "8", "1", &["--val-split", "positions"]);
     assert!(o.status.success(), "{}", text(&o));
     let o = rookery(&[
         "train",
@@ -213,10 +201,7 @@ fn binary_self_play_goes_on_where_it_stopped_and_trains_a_net_the_engine_loads()
         text(&o)
     );
     let ckpt = format!("{n}.ckpt");
-    let o = rookery(&[
-        "train", "--data", w, "--out", n, "--hidden", "16", "--epochs", "3", "--batch", "64",
-        "--resume", &ckpt,
-    ]);
+    let o = train_net(w, n, "16", "3", &["--resume", &ckpt]);
     assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
     assert_eq!(
         std::fs::read_to_string(format!("{n}.loss.csv"))
@@ -321,12 +306,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
     );
     assert!(datagen(&made, "4").status.success());
     let o = rookery(&["data", "pack", &made, "--out", &packed]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        text(&o).contains("of 4 games in 1 chunks packed"),
-        "{}",
-        text(&o)
-    );
+    assert_ok_saying(&o, "of 4 games in 1 chunks packed");
     // The packed set holds logs and the manifest, no records, and reads as the same data.
     let names: Vec<String> = std::fs::read_dir(&packed)
         .unwrap()
@@ -390,13 +370,7 @@ fn packed_game_logs_give_back_the_data_byte_for_byte_and_the_generator_goes_on_f
     // score from the records; a file of bare records cannot skip plies.
     let filtered = |data: &str, extra: &[&str]| {
         let net = path("filtered.nnue");
-        let mut args = vec![
-            "train", "--data", data, "--out", &net, "--hidden", "8", "--epochs", "1", "--batch",
-            "64",
-        ];
-        args.extend_from_slice(extra);
-        let o = rookery(&args);
-        (o, net)
+        (train_net(data, &net, "8", "1", extra), net)
     };
     let kept = |o: &Output| -> (u64, u64) {
         let t = text(o);
@@ -680,23 +654,8 @@ fn engine_games_in_pgn_become_records_that_train_a_net() {
     );
     assert!(text(&o).contains("win 5 (71.4%)"), "{}", text(&o));
     let net = temp("imported.nnue");
-    let o = rookery(&[
-        "train",
-        "--data",
-        &out,
-        "--out",
-        &net,
-        "--hidden",
-        "16",
-        "--epochs",
-        "1",
-        "--batch",
-        "64",
-        "--threads",
-        "1",
-    ]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("epoch 1/1"), "{}", text(&o));
+    let o = train_net(&out, &net, "16", "1", &["--threads", "1"]);
+    assert_ok_saying(&o, "epoch 1/1");
     assert!(Network::load(&net).is_ok());
 
     // Bad input: one line, exit 2, nothing written.
@@ -782,12 +741,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
         rookery(&args)
     };
     let o = train(&["--epochs", "2", "--inputs", "mirror-kb4"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        text(&o).contains("inputs mirror-kb4: mirrored, 4 king buckets"),
-        "{}",
-        text(&o)
-    );
+    assert_ok_saying(&o, "inputs mirror-kb4: mirrored, 4 king buckets");
     let loaded = Network::load(&net).unwrap();
     assert_eq!(
         *loaded.layout(),
@@ -867,12 +821,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
     // Factorised: the same layout in the file (the shared rows added into the buckets'), the
     // training named in the provenance; its checkpoint goes on only factorised.
     let o = train(&["--epochs", "2", "--inputs", "mirror-kb4", "--factorise"]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        text(&o).contains("4 king buckets, factorised"),
-        "{}",
-        text(&o)
-    );
+    assert_ok_saying(&o, "4 king buckets, factorised");
     let factorised = Network::load(&net).unwrap();
     assert_eq!(factorised.layout(), loaded.layout());
     assert_eq!(factorised.architecture(), loaded.architecture());
@@ -1118,12 +1067,7 @@ fn datagen_records_the_verification_and_a_soft_limit_and_refuses_other_settings(
     let dir = temp("verified");
     let checked = ["--soft-nodes", "--verify", "--verify-nodes", "300"];
     let o = datagen_with(&dir, "2", &checked);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        text(&o).contains("openings rejected by the verification"),
-        "{}",
-        text(&o)
-    );
+    assert_ok_saying(&o, "openings rejected by the verification");
     let manifest = std::fs::read_to_string(Path::new(&dir).join("manifest.json")).unwrap();
     assert!(
         manifest.contains("soft nodes 400, hard nodes 3200")
