@@ -10,7 +10,7 @@
 //!   net fits its integers.
 //! - **Parallel.** Each mini-batch is split over the threads; each thread sums its gradient, the
 //!   sums are added, and the update is split over the threads by parameter.
-//! - **Input layout.** The net's inputs follow an [`InputLayout`] (king buckets, mirroring): a
+//! - **Input layout.** The net's inputs follow an [`InputLayout`](crate::nnue::InputLayout) (king buckets, mirroring): a
 //!   sample keeps the side to move's pieces in the plain layout and each side's king bucket and
 //!   mirror side, from which both perspectives' features are worked out when used.
 //! - **Factoriser.** With king buckets, a net may be trained *factorised*: besides each bucket's
