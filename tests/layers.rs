@@ -11,13 +11,13 @@ const LAYERS: &[&[&str]] = &[
     &["core"],
     &["epd"],
     &["eval", "nnue", "data", "book", "tb", "perft", "mate"],
-    &["engine"],
+    &["engine", "train"],
     &["ladder", "search"],
     &["registry", "tree"],
     &["options", "bench", "driver"],
     &["tournament", "uci", "lab"],
     &["datagen"],
-    &["tune", "train"],
+    &["tune"],
     &["cli"],
 ];
 

@@ -392,6 +392,26 @@ pub fn load(path: &str) -> Result<Vec<Record>, Error> {
     }
 }
 
+/// The first `max` records of a data set (all of them when it holds fewer), reading a data
+/// directory's chunks only as far as they are needed.
+pub fn load_first(path: &str, max: usize) -> Result<Vec<Record>, Error> {
+    let p = Path::new(path);
+    let mut out = if p.is_dir() {
+        let mut out = Vec::new();
+        for c in &data_manifest(p)?.chunks {
+            if out.len() >= max {
+                break;
+            }
+            out.extend(chunk_records(p, c)?);
+        }
+        out
+    } else {
+        load(path)?
+    };
+    out.truncate(max);
+    Ok(out)
+}
+
 /// The records of a data set that pass `filter`, with what was read and kept added to `counts`.
 /// A filter that needs each position's ply reads the chunks' game logs, so `path` must then be a
 /// data directory whose chunks all have one.
@@ -669,6 +689,12 @@ mod tests {
         let m = read_manifest(&dir).unwrap().unwrap();
         assert_eq!(m.chunks.len(), 2);
         assert_eq!(load(d).unwrap().len(), 10);
+        // The first positions, reading the chunks only as far as needed.
+        let scores = |r: Vec<Record>| r.iter().map(|r| r.score).collect::<Vec<_>>();
+        let all = scores(load(d).unwrap());
+        assert_eq!(scores(load_first(d, 4).unwrap()), all[..4]);
+        assert_eq!(scores(load_first(d, 100).unwrap()), all);
+        assert!(load_first(d, 0).unwrap().is_empty());
         // A seed's games go on only as they were played: another net (or nodes, openings...)
         // is refused and changes nothing.
         let e = match ChunkWriter::open(d, 5, "other net", "abc", "g2") {

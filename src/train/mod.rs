@@ -21,11 +21,13 @@
 //! One file a concept: `sample.rs` the samples (features and targets), `network.rs` the float
 //! net and its passes, `optimiser.rs` AdamW and its schedule, `trainer.rs` the training loop,
 //! `checkpoint.rs` its checkpoint files, `validation.rs` the validation split, `fit.rs` a net's
-//! fit to labelled positions, `load.rs` the data sets read, `plot.rs` the loss curve. Everything
+//! fit to labelled positions, `load.rs` the data sets read, `plot.rs` the loss curve, `live.rs` a short run that reports as
+//! it goes (the Lab's and Python's). Everything
 //! a caller needs is re-exported here.
 
 mod checkpoint;
 mod fit;
+pub mod live;
 mod load;
 mod network;
 mod optimiser;
@@ -39,7 +41,7 @@ pub use load::{load_all, load_filtered};
 pub use network::{FloatNet, WEIGHT_CLIP};
 pub use plot::{loss_csv, loss_svg};
 pub use sample::{EVAL_SCALE, Sample, features, other_side, plain_features, samples, target};
-pub use trainer::{Config, Progress, Trainer};
+pub use trainer::{Budget, Config, EpochEnd, Progress, Trainer};
 pub use validation::{VAL_RUN, ValSplit, split, split_runs};
 
 /// `sums` of `data` cut into one part a thread (`threads` of them), added up part by part in

@@ -9,7 +9,12 @@ use super::trainer::{Config, Trainer};
 impl Trainer {
     /// The learning rate at `step` of `total`.
     pub(super) fn rate(cfg: &Config, step: u64, total: u64) -> f32 {
-        let x = (step as f32 / total.max(1) as f32).min(1.0);
+        Trainer::rate_at(cfg, step as f32 / total.max(1) as f32)
+    }
+
+    /// The learning rate `x` of the way through the run (0 to 1).
+    pub(super) fn rate_at(cfg: &Config, x: f32) -> f32 {
+        let x = x.clamp(0.0, 1.0);
         let end = cfg.lr * cfg.lr_end;
         end + 0.5 * (cfg.lr - end) * (1.0 + (PI * x).cos())
     }

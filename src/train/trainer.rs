@@ -1,7 +1,8 @@
 //! The training loop: what `rookery train` is asked for ([`Config`]), the [`Trainer`] with the
 //! optimiser's state, and an epoch's passes over the samples on every thread.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::network::FloatNet;
 use super::sample::{Sample, sigmoid};
@@ -74,6 +75,44 @@ pub struct Progress {
     pub positions_per_second: f64,
 }
 
+/// What may end an epoch before its last batch: a flag raised from elsewhere (`stop`), and a
+/// time limit (`time`: the start and the length), over which the learning rate then falls: the
+/// cosine runs over the time, not over the steps, so a run cut off by its time has come down
+/// its whole schedule.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Budget<'a> {
+    pub stop: Option<&'a AtomicBool>,
+    pub time: Option<(Instant, Duration)>,
+}
+
+impl Budget<'_> {
+    /// True once the flag is raised or the time is up.
+    pub fn spent(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self
+                .time
+                .is_some_and(|(start, limit)| start.elapsed() >= limit)
+    }
+
+    /// How far through its time the run is (0 to 1), if it has a time limit.
+    fn time_fraction(&self) -> Option<f32> {
+        self.time.map(|(start, limit)| {
+            (start.elapsed().as_secs_f32() / limit.as_secs_f32().max(1e-6)).min(1.0)
+        })
+    }
+}
+
+/// How an epoch ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochEnd {
+    /// Mean training loss over the positions it trained on.
+    pub loss: f32,
+    /// Positions it trained on.
+    pub positions: usize,
+    /// False when the budget ended it before its last batch.
+    pub complete: bool,
+}
+
 impl Trainer {
     pub fn new(net: FloatNet) -> Trainer {
         let n = net.params.len();
@@ -113,8 +152,21 @@ impl Trainer {
         &mut self,
         cfg: &Config,
         train: &[Sample],
-        mut progress: impl FnMut(&Progress),
+        progress: impl FnMut(&Progress),
     ) -> f32 {
+        self.epoch_within(cfg, train, Budget::default(), progress)
+            .loss
+    }
+
+    /// One epoch over `train` in a seeded random order, ended early when `budget` is spent
+    /// (checked before each batch). An epoch ended early counts as one if it trained at all.
+    pub fn epoch_within(
+        &mut self,
+        cfg: &Config,
+        train: &[Sample],
+        budget: Budget<'_>,
+        mut progress: impl FnMut(&Progress),
+    ) -> EpochEnd {
         assert!(
             !cfg.mirror || self.net.layout.is_plain(),
             "mirror images are for the plain layout only"
@@ -140,7 +192,11 @@ impl Trainer {
         let start = Instant::now();
         let mut loss_sum = 0.0f64;
         let mut last = Instant::now();
+        let mut seen = 0;
         for (b, batch) in order.chunks(cfg.batch.max(1)).enumerate() {
+            if budget.spent() {
+                break;
+            }
             let part = batch.len().div_ceil(threads);
             if let Some(m) = merged.as_mut() {
                 self.net.merge_into(m);
@@ -174,7 +230,11 @@ impl Trainer {
             });
             let used = batch.len().div_ceil(part);
             loss_sum += losses.iter().sum::<f64>();
-            let lr = Trainer::rate(cfg, self.step, total_steps);
+            let lr = match budget.time_fraction() {
+                Some(x) => Trainer::rate_at(cfg, x),
+                None => Trainer::rate(cfg, self.step, total_steps),
+            };
+            seen += batch.len();
             self.step += 1;
             if merged.is_some() {
                 self.net.unmerge_gradient(&grads[..used], &mut full);
@@ -182,9 +242,9 @@ impl Trainer {
             } else {
                 self.apply(cfg, &grads[..used], batch.len() as f32, lr);
             }
-            if last.elapsed().as_millis() >= 500 || b + 1 == batches {
+            if b == 0 || last.elapsed().as_millis() >= 500 || b + 1 == batches {
                 last = Instant::now();
-                let seen = (b * cfg.batch + batch.len()) as f64;
+                let seen = seen as f64;
                 progress(&Progress {
                     epoch: self.epoch + 1,
                     batch: b + 1,
@@ -194,8 +254,14 @@ impl Trainer {
                 });
             }
         }
-        self.epoch += 1;
-        (loss_sum / train.len().max(1) as f64) as f32
+        if seen > 0 {
+            self.epoch += 1;
+        }
+        EpochEnd {
+            loss: (loss_sum / seen.max(1) as f64) as f32,
+            positions: seen,
+            complete: seen == train.len(),
+        }
     }
 }
 
