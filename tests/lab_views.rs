@@ -418,3 +418,189 @@ fn a_tournament_holds_one_search_slot_and_stops_when_its_page_goes_away() {
         start.elapsed()
     );
 }
+
+/// A small training on the repository's smallest data set.
+fn small_training(epochs: u32) -> Value {
+    json!({ "set": "gen6-b", "positions": 20000, "hidden": 8, "epochs": epochs, "threads": 1 })
+}
+
+/// GET `path` as JSON.
+fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, _, text) = http(addr, "GET", path, "", "");
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+#[test]
+fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
+    let addr = server();
+    let sets = assert_ok(get(addr, "/api/train/sets"));
+    let listed = sets["sets"].as_array().unwrap();
+    assert!(listed.iter().any(|s| s["name"] == "gen6-b"), "{sets}");
+    assert_eq!(sets["busy"], false);
+    let (status, ev) = events(addr, "/api/train", &small_training(3));
+    assert_eq!(status, 200);
+    let names: Vec<&str> = ev.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names.first(), Some(&"start"));
+    assert_eq!(names.last(), Some(&"done"));
+    assert!(names.contains(&"progress"), "{names:?}");
+    let start = &ev[0].1;
+    assert!(start["train"].as_u64().unwrap() > 15_000, "{start}");
+    assert!(start["hce"]["Q"]["d4"].as_i64().unwrap() > start["hce"]["P"]["d4"].as_i64().unwrap());
+    let epochs: Vec<&Value> = ev
+        .iter()
+        .filter(|(n, _)| n == "epoch")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(epochs.len(), 3);
+    let initial = start["initial_loss"].as_f64().unwrap();
+    let last = epochs[2]["validation_loss"].as_f64().unwrap();
+    assert!(last < initial, "the loss fell: {initial} -> {last}");
+    // The net's piece values change as it learns.
+    assert_ne!(epochs[0]["net"], epochs[2]["net"]);
+    assert_eq!(epochs[2]["net"]["N"].as_object().unwrap().len(), 56);
+    let done = &ev.last().unwrap().1;
+    assert_eq!(done["name"], "trained-1");
+    assert!(done["halted"].is_null());
+    assert_eq!(done["history"].as_array().unwrap().len(), 3);
+    // Kept: listed, given as a net file, played.
+    let nets = assert_ok(get(addr, "/api/train/nets"));
+    assert_eq!(nets["nets"][0]["name"], "trained-1");
+    assert_eq!(nets["nets"][0]["hidden"], 8);
+    let r = common::http::request(
+        addr,
+        "GET",
+        "/api/train/net/trained-1",
+        "",
+        b"",
+        Duration::from_secs(10),
+    );
+    assert_eq!(r.status, 200);
+    assert!(r.head.contains("trained-1.nnue"), "{}", r.head);
+    let (status, missing) = get(addr, "/api/train/net/trained-4");
+    assert_eq!(status, 404, "{missing}");
+    let game = json!({ "rungs": ["trained-1", "greedy"], "games": 2, "nodes": 300, "max_plies": 40, "openings": "builtin" });
+    let v = assert_ok(post(addr, "/api/tournament", &game));
+    assert_eq!(v["played"], 2);
+    assert_eq!(
+        v["standings"]["rungs"][1]["name"], "trained-1",
+        "trained nets after the ladder"
+    );
+    let analysed = assert_ok(post(
+        addr,
+        "/api/analyse",
+        &json!({ "engine": "trained-1", "nodes": 2000 }),
+    ));
+    assert!(
+        analysed["best"].as_str().is_some_and(|m| m.len() >= 4),
+        "{analysed}"
+    );
+    // A net not trained yet is refused by name.
+    let (status, v) = post(
+        addr,
+        "/api/tournament",
+        &json!({ "rungs": ["trained-3", "greedy"] }),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("trained-3"), "{v}");
+}
+
+#[test]
+fn bad_trainings_are_refused_and_one_runs_at_a_time_stopped_by_its_page() {
+    let addr = server();
+    assert_each_refused(
+        [
+            (json!({ "set": "../selfplay/gen6-b" }), "not a path"),
+            (json!({ "set": "/etc/passwd" }), "not a path"),
+            (json!({ "set": "no-such-set" }), "unknown data set"),
+            (json!({ "set": "gen6-b", "hidden": 0 }), "hidden must be"),
+            (json!({ "set": "gen6-b", "epochs": 1000 }), "epochs must be"),
+            (
+                json!({ "set": "gen6-b", "positions": 5 }),
+                "positions must be",
+            ),
+            (json!({ "set": "gen6-b", "lr": -1.0 }), "lr must be"),
+            (
+                json!({ "set": "gen6-b", "threads": 10000 }),
+                "threads must be",
+            ),
+            (json!({ "set": "gen6-b", "color": "blue" }), "unknown field"),
+        ],
+        |body| post(addr, "/api/train", body),
+    );
+    // A long training runs; a second one is refused with 409 while the other views answer.
+    let long =
+        json!({ "set": "gen6-b", "positions": 200000, "hidden": 64, "epochs": 50, "threads": 1 });
+    let training = open(addr, "POST", "/api/train", &long.to_string());
+    let start = Instant::now();
+    while !assert_ok(get(addr, "/api/train/sets"))["busy"]
+        .as_bool()
+        .unwrap()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the training did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (status, v) = post(addr, "/api/train", &small_training(1));
+    assert_eq!(status, 409, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("one training at a time"),
+        "{v}"
+    );
+    let quick = Instant::now();
+    assert_ok(post(
+        addr,
+        "/api/analyse",
+        &json!({ "engine": "alphabeta", "depth": 2 }),
+    ));
+    assert_ok(post(addr, "/api/steps", &json!({})));
+    assert!(
+        quick.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        quick.elapsed()
+    );
+    // The page goes away: the training stops, and another may start.
+    drop(training);
+    let start = Instant::now();
+    while assert_ok(get(addr, "/api/train/sets"))["busy"]
+        .as_bool()
+        .unwrap()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the training went on without its page"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The stop request ends one too; a net stopped after an epoch is kept.
+    let training = open(addr, "POST", "/api/train", &long.to_string());
+    let start = Instant::now();
+    while !assert_ok(get(addr, "/api/train/sets"))["busy"]
+        .as_bool()
+        .unwrap()
+    {
+        assert!(start.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        assert_ok(post(addr, "/api/train/stop", &json!({})))["stopped"],
+        true
+    );
+    let mut text = String::new();
+    let mut training = training;
+    let _ = std::io::Read::read_to_string(&mut training, &mut text);
+    assert!(
+        text.contains("event: done") || text.contains("event:done"),
+        "{text}"
+    );
+    assert!(text.contains("stopped"), "{text}");
+    assert_eq!(assert_ok(get(addr, "/api/train/sets"))["busy"], false);
+    assert_eq!(
+        assert_ok(post(addr, "/api/train/stop", &json!({})))["stopped"],
+        false
+    );
+}

@@ -20,6 +20,10 @@ pub struct ServeArgs {
     /// Open the page in the default browser
     #[arg(long)]
     pub open: bool,
+    /// The folder whose data sets (data directories, as `rookery datagen --out` writes them) the
+    /// Train view offers [default: the repository's data/selfplay]
+    #[arg(long, value_name = "DIR")]
+    pub train_data: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub engine: super::args::EngineArgs,
 }
@@ -43,6 +47,11 @@ pub fn run(args: ServeArgs) -> Result<i32, Error> {
     let makers = Makers {
         options,
         settings: args.engine.settings()?,
+        train_data: args
+            .train_data
+            .clone()
+            .unwrap_or_else(crate::lab::train::default_data_dir),
+        ..Makers::default()
     };
     let server = crate::lab::start(&args.host, args.port, makers)?;
     let url = format!("http://{}/", server.addr);

@@ -90,7 +90,8 @@ impl Manifest {
     }
 }
 
-fn read_manifest(dir: &Path) -> Result<Option<Manifest>, Error> {
+/// The manifest of the data directory `dir`, if it has one.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, Error> {
     let path = dir.join(MANIFEST);
     match std::fs::read_to_string(&path) {
         Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {

@@ -6,6 +6,7 @@
 //! Every request that names a position takes it as `At` does (`fen`, `moves`) and is declared
 //! with `position_request!`, so the two fields and their replay are written once.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -15,11 +16,12 @@ use serde_json::{Value, json};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::reply::{ApiError, ApiResult, bounded};
+use super::train::{TrainedNets, is_trained_name};
 use crate::core::game::san;
 use crate::core::score::mate_moves;
 use crate::core::{Game, Limits};
 use crate::driver::{Outcome, rules_end};
-use crate::engine::{Analysis, Engine, EngineOptions, Settings};
+use crate::engine::{Analysis, Engine, EngineOptions, Evaluation, Settings};
 use crate::registry;
 use crate::tree::TreeEngine;
 
@@ -232,7 +234,7 @@ impl SearchRequest {
 
     /// Checks the limits and the engine's name; the engine is made by `Lab::engine`.
     pub fn check(&self) -> Result<(), ApiError> {
-        if !registry::is_known(&self.engine) {
+        if !is_engine(&self.engine) {
             return Err(registry::unknown(&self.engine).into());
         }
         let max_ms = MAX_MOVETIME.as_millis() as u64;
@@ -271,22 +273,54 @@ impl SearchRequest {
     }
 }
 
-/// Engines as the server makes them: the book and tables the command line gave.
-#[derive(Clone, Default)]
+/// Engines as the server makes them: the book and tables the command line gave, and the nets
+/// trained in the Lab (`trained-1` ...: `rookery`'s search on that net), with the folder of data
+/// sets the Train view offers.
+#[derive(Clone)]
 pub struct Makers {
     pub options: EngineOptions,
     pub settings: Settings,
+    pub trained: Arc<TrainedNets>,
+    pub train_data: PathBuf,
+}
+
+impl Default for Makers {
+    fn default() -> Makers {
+        Makers {
+            options: EngineOptions::default(),
+            settings: Settings::default(),
+            trained: Arc::default(),
+            train_data: super::train::default_data_dir(),
+        }
+    }
 }
 
 impl Makers {
     pub fn engine(&self, name: &str, elo: Option<u32>) -> Result<Box<dyn Engine>, ApiError> {
-        let mut e = registry::create(name, &self.options)?;
-        e.configure(&Settings {
+        let mut settings = Settings {
             limit_elo: elo,
             ..self.settings.clone()
-        })?;
+        };
+        let mut e = if is_trained_name(name) {
+            let kept = self.trained.get(name).ok_or_else(|| {
+                ApiError::bad(format!(
+                    "no net is kept as '{}' yet: train one in the Train view",
+                    name.trim()
+                ))
+            })?;
+            settings.eval = Evaluation::Net(kept.net);
+            registry::create("rookery", &self.options)?
+        } else {
+            registry::create(name, &self.options)?
+        };
+        e.configure(&settings)?;
         Ok(e)
     }
+}
+
+/// True for an engine the Lab knows: a rung of the ladder or a trained net's name.
+pub fn is_engine(name: &str) -> bool {
+    registry::is_known(name) || is_trained_name(name)
 }
 
 /// One iteration (or the final analysis) as the page shows it.
@@ -325,7 +359,7 @@ pub fn analysis_json(pos: &Chess, a: &Analysis) -> Value {
 /// The rungs that search to a fixed depth (or not at all); the others deepen until their time
 /// is up.
 pub fn fixed_depth(name: &str) -> bool {
-    !registry::deepens(name)
+    !registry::deepens(name) && !is_trained_name(name)
 }
 
 /// Refuses a position where the game is already over.

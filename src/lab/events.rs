@@ -114,7 +114,17 @@ pub async fn run(
         Ok(p) => p,
         Err(e) => return error_response(&e),
     };
-    let stop = Arc::new(AtomicBool::new(false));
+    run_holding(Some(permit), events, Arc::new(AtomicBool::new(false)), job).await
+}
+
+/// Runs `job` as `run` does, holding `permit` (if any) until it ends, with `stop` as its flag:
+/// raised when its client goes away, and by anyone else who holds it.
+pub async fn run_holding(
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    events: bool,
+    stop: Arc<AtomicBool>,
+    job: impl FnOnce(&Emitter) -> Result<Value, ApiError> + Send + 'static,
+) -> Response {
     if !events {
         // A request dropped by its client drops this future, and the guard stops the job.
         let _guard = StopOnDrop(stop.clone());

@@ -30,6 +30,7 @@ mod server;
 mod state;
 pub mod steps;
 pub mod tournament;
+pub mod train;
 pub mod tree;
 
 pub use routes::{paths, start, start_with};

@@ -11,7 +11,7 @@ use super::api::Makers;
 use super::reply::not_found;
 use super::server::{Server, ServerLimits, serve};
 use super::state::Lab;
-use super::{assets, heatmap, ladder, play, review, steps, tournament, tree};
+use super::{assets, heatmap, ladder, play, review, steps, tournament, train, tree};
 use crate::error::Error;
 
 /// Every route, path and handlers.
@@ -34,6 +34,11 @@ fn routes() -> Vec<(&'static str, MethodRouter<Arc<Lab>>)> {
             "/api/tournament/reference",
             get(tournament::reference_handler),
         ),
+        ("/api/train", post(train::handler)),
+        ("/api/train/sets", get(train::sets_handler)),
+        ("/api/train/stop", post(train::stop_handler)),
+        ("/api/train/nets", get(train::nets_handler)),
+        ("/api/train/net/{name}", get(train::net_handler)),
     ];
     assets::routes().into_iter().chain(api).collect()
 }

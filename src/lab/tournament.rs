@@ -25,6 +25,7 @@ use super::api::{At, Makers, fixed_depth};
 use super::events::{self, Emitter};
 use super::reply::{ApiError, ApiResult, bounded, error_response, parse_body};
 use super::state::Lab;
+use super::train::TRAINED;
 use crate::core::game::{Termination, fen_of, parse_move};
 use crate::core::stats::{Wdl, colours, elo, round_robin, wilson};
 use crate::core::{Game, Limits};
@@ -174,23 +175,29 @@ impl TournamentRequest {
         let mut rungs: Vec<&'static str> = Vec::new();
         for r in &self.rungs {
             let name = r.trim().to_ascii_lowercase();
-            let info = registry::ENGINES
+            // A rung of the ladder, or a net trained in the Lab (after the ladder).
+            let known = registry::ENGINES
                 .iter()
-                .find(|e| e.name == name)
+                .map(|e| e.name)
+                .chain(TRAINED)
+                .find(|n| *n == name)
                 .ok_or_else(|| ApiError::from(registry::unknown(r)))?;
-            if rungs.contains(&info.name) {
-                return Err(ApiError::bad(format!(
-                    "rung '{}' is named twice",
-                    info.name
-                )));
+            if rungs.contains(&known) {
+                return Err(ApiError::bad(format!("rung '{known}' is named twice")));
             }
-            rungs.push(info.name);
+            rungs.push(known);
         }
         if rungs.len() < 2 {
             return Err(ApiError::bad("a tournament needs two rungs or more"));
         }
-        // Ladder order, so "the rung below" is the one before.
-        rungs.sort_by_key(|n| registry::ENGINES.iter().position(|e| e.name == *n));
+        // Ladder order, so "the rung below" is the one before; trained nets come last.
+        rungs.sort_by_key(|n| {
+            registry::ENGINES
+                .iter()
+                .map(|e| e.name)
+                .chain(TRAINED)
+                .position(|e| e == *n)
+        });
         let games = self.games.unwrap_or(2);
         bounded("games (per pairing)", games, 1..=MAX_GAMES_PER_PAIRING, "")?;
         let pairs = (rungs.len() * (rungs.len() - 1) / 2) as u32;
@@ -354,7 +361,10 @@ impl Table {
                 });
                 json!({
                     "name": name,
-                    "idea": registry::ENGINES.iter().find(|e| e.name == *name).map(|e| e.idea),
+                    "idea": registry::ENGINES.iter().find(|e| e.name == *name).map_or(
+                        "rookery's search on a net trained in the Lab",
+                        |e| e.idea,
+                    ),
                     "field": wdl_json(&total),
                     "below": below,
                 })
@@ -569,6 +579,16 @@ pub async fn handler(State(lab): State<Arc<Lab>>, headers: HeaderMap, body: Byte
         Err(e) => return error_response(&e),
     };
     let makers = lab.makers.clone();
+    // A trained net named must be kept now, not found missing at its first game.
+    if let Some(missing) = plan
+        .rungs
+        .iter()
+        .find(|r| TRAINED.contains(r) && makers.trained.get(r).is_none())
+    {
+        return error_response(&ApiError::bad(format!(
+            "no net is kept as '{missing}' yet: train one in the Train view"
+        )));
+    }
     events::run(&lab, events::wants_events(&headers), move |emitter| {
         run(&makers, &plan, emitter)
     })

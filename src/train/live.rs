@@ -58,11 +58,14 @@ impl Default for Plan {
 
 /// What a run tells as it goes.
 pub enum Event<'a> {
-    /// The data is read and split.
+    /// The data is read and split, and the untrained net scored on the validation positions.
     Loaded {
         train: usize,
         validation: usize,
+        /// Seconds the data took to read.
         seconds: f64,
+        /// Validation loss of the untrained net.
+        initial_loss: f32,
     },
     /// Part of an epoch is done (after its first batch, then about twice a second).
     Batch(&'a Progress),
@@ -175,11 +178,6 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
     };
     let train_s = samples(&train, &cfg.layout, cfg.wdl);
     let val_s = samples(&val, &cfg.layout, cfg.wdl);
-    on(Event::Loaded {
-        train: train_s.len(),
-        validation: val_s.len(),
-        seconds: loading.elapsed().as_secs_f64(),
-    });
     let mut t = Trainer::new(FloatNet::new(
         cfg.hidden,
         cfg.activation,
@@ -188,6 +186,12 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
         plan.seed,
     ));
     let initial_loss = t.loss(&val_s, cfg.threads);
+    on(Event::Loaded {
+        train: train_s.len(),
+        validation: val_s.len(),
+        seconds: loading.elapsed().as_secs_f64(),
+        initial_loss,
+    });
     let provenance = |epochs: usize| {
         format!(
             "trained live: {} positions of {}, {epochs} epoch(s), lr {}, seed {}",
