@@ -19,7 +19,7 @@ pub struct MatchArgs {
     /// A player: `name=N engine=alphabeta depth=4`, `engine=rookery threads=2 hash=64 tc=10+0.1`,
     /// or `name=sf cmd=/usr/games/stockfish proto=uci option.UCI_Elo=2000 st=1`. Keys: name,
     /// engine, cmd, arg, proto (uci|xboard), tc (BASE+INC seconds), st (seconds a move), depth,
-    /// nodes, threads, hash, syzygy, option.NAME=VALUE
+    /// nodes, threads, hash, syzygy, option.NAME=VALUE (for `engine=rookery`: option.EvalFile=NET)
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
     pub engine: Vec<String>,
     /// The `--engine` values grouped by occurrence (filled from the parsed matches).

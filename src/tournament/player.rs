@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,8 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use crate::core::game::{fen_of, parse_move, uci};
 use crate::core::{Clock, Game, Limits};
-use crate::engine::{Engine, EngineOptions, Settings};
+use crate::engine::{Engine, EngineOptions, Evaluation, Settings};
+use crate::nnue::Network;
 use crate::options;
 use crate::tb::Syzygy;
 
@@ -69,7 +71,8 @@ pub struct PlayerSpec {
     pub name: String,
     pub kind: Kind,
     pub limit: Limit,
-    /// UCI `setoption`s (external) / engine settings (internal: `threads`, `hash`).
+    /// UCI `setoption`s (external) / engine settings (internal: `Threads` and `Hash`, as in the
+    /// fields below, and `EvalFile`, a net for `rookery`; any other is an error).
     pub options: Vec<(String, String)>,
     pub threads: usize,
     pub hash_mb: usize,
@@ -165,13 +168,10 @@ pub fn create(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
                 ..EngineOptions::default()
             };
             let mut e = crate::registry::create(name, &options).map_err(|e| e.to_string())?;
-            e.configure(&Settings {
-                hash_mb: spec.hash_mb,
-                threads: spec.threads,
-                syzygy: spec.syzygy.clone(),
-                ..Settings::default()
-            })
-            .map_err(|e| format!("{}: {e}", spec.name))?;
+            let settings =
+                internal_settings(spec, name).map_err(|e| format!("{}: {e}", spec.name))?;
+            e.configure(&settings)
+                .map_err(|e| format!("{}: {e}", spec.name))?;
             Ok(Box::new(Internal {
                 name: spec.name.clone(),
                 engine: e,
@@ -185,6 +185,43 @@ pub fn create(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
             xboard: XboardState::default(),
         })),
     }
+}
+
+/// The settings of an internal player: its threads, hash and tables, and what its options ask
+/// for. `Threads` and `Hash` are already in the spec's fields (the command line puts them
+/// there); `EvalFile` loads a net for `rookery` to search with (empty: the built-in net). Any
+/// other option is refused, so a setting is never silently dropped.
+fn internal_settings(spec: &PlayerSpec, engine: &str) -> Result<Settings, String> {
+    let mut settings = Settings {
+        hash_mb: spec.hash_mb,
+        threads: spec.threads,
+        syzygy: spec.syzygy.clone(),
+        ..Settings::default()
+    };
+    for (key, value) in &spec.options {
+        let key = key.trim();
+        if key.eq_ignore_ascii_case("Threads") || key.eq_ignore_ascii_case("Hash") {
+            continue;
+        }
+        if !key.eq_ignore_ascii_case("EvalFile") {
+            return Err(format!(
+                "option '{key}' does not apply to an engine of this crate (it takes Threads, Hash and EvalFile)"
+            ));
+        }
+        if !engine.trim().eq_ignore_ascii_case("rookery") {
+            return Err(format!(
+                "option EvalFile: only the engine rookery searches with a net, not {engine}"
+            ));
+        }
+        let path = value.trim();
+        settings.eval = if path.is_empty() || path == "<empty>" {
+            Evaluation::builtin_net()
+        } else {
+            let net = Network::load(path).map_err(|e| format!("option EvalFile: {e}"))?;
+            Evaluation::Net(Arc::new(net))
+        };
+    }
+    Ok(settings)
 }
 
 /// An engine of this crate, searched on the game's own thread.
@@ -767,5 +804,66 @@ mod tests {
             Limit::MoveTime(Duration::from_millis(500)).describe(),
             "st=0.5"
         );
+    }
+
+    fn internal(engine: &str, options: &[(&str, &str)]) -> PlayerSpec {
+        PlayerSpec {
+            name: engine.into(),
+            kind: Kind::Internal {
+                engine: engine.into(),
+            },
+            limit: Limit::Depth(2),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            threads: 1,
+            hash_mb: 1,
+            syzygy: None,
+            seed: 0,
+        }
+    }
+
+    fn score(spec: &PlayerSpec) -> Option<i32> {
+        let mut p = create(spec).unwrap();
+        p.new_game().unwrap();
+        let game = Game::default();
+        p.think(&game, None, Duration::from_secs(60)).unwrap().score
+    }
+
+    #[test]
+    fn an_internal_player_searches_with_the_net_its_eval_file_names() {
+        let plain = score(&internal("rookery", &[]));
+        let default = score(&internal("rookery", &[("EvalFile", "nets/default.nnue")]));
+        let other = score(&internal(
+            "rookery",
+            &[("evalfile", "nets/candidates/gen8-m512.nnue")],
+        ));
+        assert_eq!(plain, default, "the built-in net is nets/default.nnue");
+        assert_ne!(plain, other, "another net scores the position otherwise");
+        assert!(other.is_some());
+        // Threads and Hash are the spec's own fields; an empty EvalFile is the built-in net.
+        let same = internal(
+            "rookery",
+            &[("Threads", "1"), ("Hash", "1"), ("EvalFile", "<empty>")],
+        );
+        assert_eq!(score(&same), plain);
+    }
+
+    #[test]
+    fn an_internal_player_refuses_options_it_cannot_honour() {
+        let err = |spec: &PlayerSpec| create(spec).err().expect("refused");
+        let e = err(&internal("rookery", &[("EvalFile", "/no/such/net.nnue")]));
+        assert!(
+            e.contains("EvalFile") && e.contains("/no/such/net.nnue"),
+            "{e}"
+        );
+        let e = err(&internal("rookery", &[("Move Overhead", "30")]));
+        assert!(
+            e.contains("'Move Overhead'") && e.contains("EvalFile"),
+            "{e}"
+        );
+        let e = err(&internal("alphabeta", &[("EvalFile", "nets/default.nnue")]));
+        assert!(e.contains("only the engine rookery"), "{e}");
     }
 }
