@@ -201,6 +201,9 @@ fn bad_match_settings_are_one_clear_error() {
         "--engine engine=nosuch depth=1 --engine engine=random depth=1",
         "--engine engine=random depth=1 --engine engine=random tc=abc",
         "--engine engine=random depth=1 --engine engine=random depth=1 --sprt elo0=5",
+        // A rung takes Threads, Hash and (rookery) EvalFile; a net that does not load.
+        "--engine engine=random option.Ponder=true depth=1 --engine engine=random depth=1",
+        "--engine engine=rookery option.EvalFile=/no/such.nnue depth=1 --engine engine=random depth=1",
     ] {
         let args: Vec<&str> = ["match"].into_iter().chain(settings.split(' ')).collect();
         let out = rookery(&args);

@@ -354,15 +354,21 @@ pub fn config(args: &MatchArgs) -> Result<Config, Error> {
             parse_player(&all, i, args.seed)
         })
         .collect::<Result<Vec<_>, _>>()?;
-    // A program that cannot start would lose every game by forfeit: refused before the first.
+    // A program that cannot start, or a rung whose options cannot be honoured, would lose every
+    // game by forfeit: refused before the first.
     for p in &players {
-        if let Kind::External { cmd, .. } = &p.kind
-            && !is_program(cmd)
-        {
-            return Err(Error::Invalid(format!(
-                "player '{}': no program '{cmd}' (not found, or not executable)",
-                p.name
-            )));
+        match &p.kind {
+            Kind::External { cmd, .. } if !is_program(cmd) => {
+                return Err(Error::Invalid(format!(
+                    "player '{}': no program '{cmd}' (not found, or not executable)",
+                    p.name
+                )));
+            }
+            Kind::Internal { engine } => {
+                crate::tournament::player::internal_settings(p, engine)
+                    .map_err(|e| Error::Invalid(format!("player '{}': {e}", p.name)))?;
+            }
+            Kind::External { .. } => {}
         }
     }
     let mut openings = match &args.openings {

@@ -190,8 +190,9 @@ pub fn create(spec: &PlayerSpec) -> Result<Box<dyn Player>, String> {
 /// The settings of an internal player: its threads, hash and tables, and what its options ask
 /// for. `Threads` and `Hash` are already in the spec's fields (the command line puts them
 /// there); `EvalFile` loads a net for `rookery` to search with (empty: the built-in net). Any
-/// other option is refused, so a setting is never silently dropped.
-fn internal_settings(spec: &PlayerSpec, engine: &str) -> Result<Settings, String> {
+/// other option is refused, so a setting is never silently dropped. A caller can check a spec
+/// with it before the first game (a player that cannot be created loses every game).
+pub fn internal_settings(spec: &PlayerSpec, engine: &str) -> Result<Settings, String> {
     let mut settings = Settings {
         hash_mb: spec.hash_mb,
         threads: spec.threads,
