@@ -12,6 +12,9 @@ Move.from_uci('d1d8')
 from __future__ import annotations
 
 import math
+import os
+import tempfile
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -30,6 +33,7 @@ __all__ = [
     "ScoredMove",
     "Tablebase",
     "TablebaseMove",
+    "TrainedNet",
     "Tree",
     "TreeNode",
     "engines",
@@ -37,6 +41,8 @@ __all__ = [
     "evaluate",
     "match",
     "perft",
+    "piece_square",
+    "train",
     "tree",
     "tree_size",
     "__version__",
@@ -45,6 +51,12 @@ __all__ = [
 __version__: str = _native.version()
 
 BoardLike = Union[chess.Board, str]
+#: A net file: a path (``str`` or ``os.PathLike``), or a ``TrainedNet``.
+NetLike = Union[str, "os.PathLike[str]"]
+
+
+def _net_path(net: Optional[NetLike]) -> Optional[str]:
+    return None if net is None else os.fspath(net)
 
 
 def _fen_and_moves(board: BoardLike) -> Tuple[str, List[str]]:
@@ -149,7 +161,7 @@ class Engine:
     """An engine of the ladder (``random`` ... ``pst``) or the strong engine ``rookery``, by name.
 
     ``rookery`` searches with the learned evaluation (the built-in net, or the file ``net``
-    names); ``eval="hce"`` gives it the hand-crafted one, which the rung ``rookery-hce`` always
+    names: a path or a ``TrainedNet``); ``eval="hce"`` gives it the hand-crafted one, which the rung ``rookery-hce`` always
     uses.
 
     Limits given here are the defaults of every search; ``analyse`` and ``play`` can override
@@ -174,7 +186,7 @@ class Engine:
         elo: Optional[int] = None,
         syzygy: Optional[str] = None,
         eval: str = "net",
-        net: Optional[str] = None,
+        net: Optional[NetLike] = None,
     ) -> None:
         self._limits = _limits(depth, movetime, nodes)
         # Checked here, so any int (negative, or beyond what the native layer reads) is a
@@ -195,7 +207,7 @@ class Engine:
             elo=elo,
             syzygy=syzygy,
             eval=eval,
-            net=net,
+            net=_net_path(net),
         )
         self.name: str = self._native.name
         self.idea: str = next(e.idea for e in engines() if e.name == self.name)
@@ -284,11 +296,11 @@ class Evaluation:
 
 
 def evaluate(
-    board: BoardLike, terms: bool = False, eval: Optional[str] = None, net: Optional[str] = None
+    board: BoardLike, terms: bool = False, eval: Optional[str] = None, net: Optional[NetLike] = None
 ) -> Union[int, Evaluation]:
     """The static evaluation of ``board`` in centipawns for the side to move: the hand-crafted
     one by default (``eval="hce"``), or with ``eval="net"`` the learned net's (the built-in net,
-    or the net file ``net``; ``net=`` alone means ``eval="net"``). With ``terms=True``, the hand-crafted evaluation as an
+    or the net file ``net``, a path or a ``TrainedNet``; ``net=`` alone means ``eval="net"``). With ``terms=True``, the hand-crafted evaluation as an
     ``Evaluation`` with every term, as UCI ``eval`` prints it (a net has no terms).
 
     >>> rookery.evaluate(chess.Board("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800
@@ -303,7 +315,7 @@ def evaluate(
     if eval == "net":
         if terms:
             raise ValueError("terms=True is the hand-crafted evaluation's: a net has no terms")
-        return _native.evaluate_net(_fen(board), net)[0]
+        return _native.evaluate_net(_fen(board), _net_path(net))[0]
     if eval != "hce":
         raise ValueError(f"unknown evaluation '{eval}' (hce or net)")
     if net is not None:
@@ -324,14 +336,181 @@ class NetInfo(NamedTuple):
     provenance: str
 
 
-def net_info(net: Optional[str] = None) -> NetInfo:
-    """The built-in net's shape and origin, or those of the net file ``net``.
+def net_info(net: Optional[NetLike] = None) -> NetInfo:
+    """The built-in net's shape and origin, or those of the net file ``net`` (a path or a
+    ``TrainedNet``).
 
     >>> info = rookery.net_info()
     >>> info.hidden >= 128, "768 ->" in info.architecture
     (True, True)
     """
-    return NetInfo(*_native.net_info(net))
+    return NetInfo(*_native.net_info(_net_path(net)))
+
+
+# The pieces of piece_square's tables, in order.
+_PIECES = ("P", "N", "B", "R", "Q")
+
+
+def _grids(rows: Sequence[Sequence[Optional[int]]]) -> Dict[str, List[List[Optional[int]]]]:
+    """Rows of 64 values in a1, b1, ..., h8 order as 8x8 grids drawn as a board is: rank 8
+    first, the a-file on the left."""
+    return {
+        piece: [list(row[8 * rank : 8 * rank + 8]) for rank in range(7, -1, -1)]
+        for piece, row in zip(_PIECES, rows)
+    }
+
+
+def piece_square(eval: Optional[NetLike] = "hce") -> Dict[str, List[List[Optional[int]]]]:
+    """What an evaluation thinks each White piece is worth on each square, in centipawns:
+    ``{"P": grid, "N": ..., "B": ..., "R": ..., "Q": ...}``, each grid 8 lists of 8 drawn as a
+    board is (``grid[0]`` is rank 8, ``grid[7][0]`` is a1). Each value is the evaluation
+    (White's view) of a fixed position, both kings castled short behind three pawns with Black
+    to move, with the piece added, less that of the position alone; ``None`` where the square
+    is taken or a pawn cannot stand.
+
+    ``eval="hce"`` is the hand-crafted evaluation; ``"net"`` or ``None`` the built-in net; a
+    path or a ``TrainedNet`` that net.
+
+    >>> hce = rookery.piece_square("hce")
+    >>> sorted(hce), len(hce["N"]), len(hce["N"][0]), hce["P"][0][0], hce["N"][7][6]
+    (['B', 'N', 'P', 'Q', 'R'], 8, 8, None, None)
+    >>> hce["Q"][4][3] > hce["R"][4][3] > hce["N"][4][3] > hce["P"][4][3] > 0
+    True
+    """
+    if isinstance(eval, str) and eval in ("hce", "net"):
+        return _grids(_native.piece_square(eval, None))
+    return _grids(_native.piece_square("net", _net_path(eval)))
+
+
+def _whole(name: str, value: Any) -> int:
+    """A count for the native layer: a whole number it can read; its range is checked there,
+    with the engine's own sentence."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
+
+
+class TrainedNet:
+    """A net ``train`` trained, with what the run measured.
+
+    ``history`` is the (training loss, validation loss) after each epoch; ``initial_loss`` the
+    validation loss before the first; ``train_positions`` and ``validation_positions`` how the
+    positions read were split (validation positions come from games none of the training
+    positions came from); ``positions_seen`` the positions trained on over all epochs;
+    ``seconds`` the time of the training (loading the data not counted); ``halted`` ``None``
+    when every epoch ran, ``"time"`` when ``seconds=`` ran out, ``"stopped"`` when it was
+    stopped.
+
+    The net is written to a temporary file, ``path``, removed when the object goes (or the
+    program ends); a ``TrainedNet`` is an ``os.PathLike`` of that file, so it goes wherever a
+    net file does: ``Engine("rookery", net=trained)``, ``evaluate(board, net=trained)``,
+    ``match(trained, "rookery-hce", ...)``. ``save(path)`` keeps a copy.
+    """
+
+    def __init__(self, raw: Dict[str, Any]) -> None:
+        self._bytes: bytes = bytes(raw["net"])
+        self.history: List[Tuple[float, float]] = [(float(t), float(v)) for t, v in raw["history"]]
+        self.initial_loss: float = float(raw["initial_loss"])
+        self.train_positions: int = raw["train_positions"]
+        self.validation_positions: int = raw["validation_positions"]
+        self.positions_seen: int = raw["positions_seen"]
+        self.seconds: float = raw["seconds"]
+        self.halted: Optional[str] = raw["halted"]
+        fd, path = tempfile.mkstemp(prefix="trained-", suffix=".nnue")
+        with os.fdopen(fd, "wb") as f:
+            f.write(self._bytes)
+        self.path: str = path
+        self._remove = weakref.finalize(self, _remove_file, path)
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def save(self, path: NetLike) -> None:
+        """Writes the net file to ``path`` (the format ``rookery`` loads: UCI ``EvalFile``,
+        ``--net``, ``Engine(net=...)``)."""
+        with open(os.fspath(path), "wb") as f:
+            f.write(self._bytes)
+
+    @property
+    def info(self) -> NetInfo:
+        """The net's shape and provenance, as ``net_info`` gives them."""
+        return net_info(self.path)
+
+    def piece_square(self) -> Dict[str, List[List[Optional[int]]]]:
+        """What this net thinks each White piece is worth on each square (see ``piece_square``)."""
+        return piece_square(self)
+
+    @property
+    def validation_loss(self) -> float:
+        """The validation loss after the last epoch (the initial one when none ran)."""
+        return self.history[-1][1] if self.history else self.initial_loss
+
+    def __repr__(self) -> str:
+        halted = f", halted: {self.halted}" if self.halted else ""
+        return (
+            f"TrainedNet({self.info.hidden} hidden, {len(self.history)} epochs, validation loss "
+            f"{self.initial_loss:.5f} -> {self.validation_loss:.5f}{halted})"
+        )
+
+
+def _remove_file(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def train(
+    data: Union[NetLike, Sequence[NetLike]],
+    hidden: int = 32,
+    epochs: int = 3,
+    *,
+    positions: int = 500_000,
+    lr: float = 0.002,
+    threads: Optional[int] = None,
+    seed: int = 1,
+    seconds: Optional[float] = None,
+    batch: int = 16384,
+) -> TrainedNet:
+    """Trains a small net, as ``rookery train`` does with millions of positions: on the first
+    ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
+    record file, or a list of them, read in order), ``hidden`` neurons each side, ``epochs``
+    passes over them with mini-batches of ``batch`` positions, the learning rate ``lr`` falling
+    along a cosine. A twentieth of the positions, in runs of whole games, is kept apart to
+    measure the validation loss. ``threads=None`` uses every core; ``seconds`` caps the training
+    time (the run then ends when it is up, in the middle of an epoch if need be).
+
+    Ctrl-C stops it and raises ``KeyboardInterrupt``. A bad number, or data that cannot be read,
+    raises ``ValueError``.
+
+    >>> net = rookery.train("data/selfplay/gen6-b", hidden=8, positions=20_000)  # doctest: +SKIP
+    >>> len(net.history), net.validation_loss < net.initial_loss               # doctest: +SKIP
+    (3, True)
+    >>> rookery.train([], hidden=8)
+    Traceback (most recent call last):
+    ...
+    ValueError: name a data set to train on
+    """
+    if isinstance(data, (str, os.PathLike)):
+        paths = [os.fspath(data)]
+    else:
+        paths = [os.fspath(d) for d in data]
+    if not isinstance(lr, (int, float)) or isinstance(lr, bool):
+        raise ValueError(f"lr must be a number, got {lr!r}")
+    if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)):
+        raise ValueError(f"seconds must be a number, got {seconds!r}")
+    raw = _native.train(
+        paths,
+        hidden=_whole("hidden", hidden),
+        epochs=_whole("epochs", epochs),
+        positions=_whole("positions", positions),
+        lr=float(lr),
+        threads=None if threads is None else _whole("threads", threads),
+        seed=_whole("seed", seed),
+        seconds=None if seconds is None else float(seconds),
+        batch=_whole("batch", batch),
+    )
+    return TrainedNet(raw)
 
 
 def perft(board: BoardLike, depth: int, divide: bool = False) -> Union[int, Dict[chess.Move, int]]:
@@ -561,9 +740,19 @@ class MatchResult:
         )
 
 
+def _player(who: Any, which: str) -> Tuple[str, Optional[str]]:
+    """An engine name, or ``rookery`` and the net file to search with."""
+    if isinstance(who, str):
+        return who, None
+    if isinstance(who, os.PathLike):
+        return "rookery", os.fspath(who)
+    what = type(who).__name__
+    raise TypeError(f"{which} must be an engine name, a TrainedNet or a net path, got {what}")
+
+
 def match(
-    first: str,
-    second: str,
+    first: Union[str, "os.PathLike[str]"],
+    second: Union[str, "os.PathLike[str]"],
     games: int = 10,
     *,
     depth: Optional[int] = None,
@@ -579,6 +768,10 @@ def match(
     per move: ``depth``, ``movetime`` (seconds) or ``nodes``. ``max_moves`` adjudicates a draw
     after that many moves. The result is seen from ``first``.
 
+    ``first`` and ``second`` are engine names, or nets for ``rookery`` to search with: a
+    ``TrainedNet`` or an ``os.PathLike`` of a net file (``pathlib.Path("net.nnue")``; a plain
+    string is an engine name). Such a player is named after the file, ``rookery (net: NAME)``.
+
     >>> r = rookery.match("alphabeta", "random", games=4, depth=2)
     >>> r.wins + r.draws + r.losses
     4
@@ -591,10 +784,14 @@ def match(
     starts = None if openings is None else [_fen_and_moves(b) for b in openings]
     if starts is not None and not starts:
         raise ValueError("openings is empty")
+    first_name, first_net = _player(first, "first")
+    second_name, second_net = _player(second, "second")
     raw = _native.play_match(
-        first,
-        second,
+        first_name,
+        second_name,
         games,
+        white_net=first_net,
+        black_net=second_net,
         openings=starts,
         seed=seed,
         concurrency=concurrency,

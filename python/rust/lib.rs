@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use shakmaty::{Chess, Position};
 
 use rookery::core::game::{parse_fen, san_plain, uci};
@@ -23,8 +23,9 @@ use rookery::core::{Game, Limits};
 use rookery::engine::{Engine, EngineOptions, Evaluation, Settings};
 use rookery::nnue::Network;
 use rookery::tb::Syzygy;
-use rookery::tournament::player::{Kind, Limit, PlayerSpec};
+use rookery::tournament::player::{self, Kind, Limit, PlayerSpec};
 use rookery::tournament::runner::{self, Adjudication, Config, Opening, Schedule};
+use rookery::train::live;
 use rookery::tree::{self, TreeEngine};
 
 /// Balanced openings for matches when none are given: the first 20 positions of 2moves_v1.epd
@@ -335,6 +336,97 @@ fn net_info(net: Option<String>) -> PyResult<(String, usize, usize, String)> {
     ))
 }
 
+/// Trains a small net on the first `positions` positions of the data sets `data` (directories
+/// or record files), as `rookery train` does at a small scale (`train::live::run`). Returns the
+/// run's figures and the net file's bytes. `threads=None` uses every core. Ctrl-C stops it at
+/// the next batch and raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=16_384))]
+#[allow(clippy::too_many_arguments)]
+fn train<'py>(
+    py: Python<'py>,
+    data: Vec<String>,
+    hidden: usize,
+    epochs: usize,
+    positions: usize,
+    lr: f32,
+    threads: Option<usize>,
+    seed: u64,
+    seconds: Option<f64>,
+    batch: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 256)
+    });
+    let plan = live::Plan {
+        data,
+        positions,
+        hidden,
+        epochs,
+        lr,
+        batch,
+        threads,
+        seed,
+        seconds,
+        ..live::Plan::default()
+    };
+    // Checked here, so a bad number is refused before a thread starts.
+    live::check(&plan).map_err(value_error)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let trained = interruptible(py, Some(stop), move || live::run(&plan, &flag, |_| {}))?
+        .map_err(value_error)?;
+    let d = PyDict::new(py);
+    d.set_item("net", PyBytes::new(py, &trained.net.to_bytes()))?;
+    d.set_item("history", trained.history)?;
+    d.set_item("initial_loss", trained.initial_loss)?;
+    d.set_item("train_positions", trained.train_positions)?;
+    d.set_item("validation_positions", trained.validation_positions)?;
+    d.set_item("positions_seen", trained.positions_seen)?;
+    d.set_item("seconds", trained.seconds)?;
+    d.set_item(
+        "halted",
+        trained.halted.map(|h| match h {
+            live::Halt::Stopped => "stopped",
+            live::Halt::Time => "time",
+        }),
+    )?;
+    Ok(d)
+}
+
+/// What an evaluation thinks each White piece (P, N, B, R, Q) is worth on each square, in
+/// centipawns, as `train::live::piece_square` measures it: 64 values a piece in a1, b1, ..., h8
+/// order, `None` where the piece cannot stand. `eval="hce"` is the hand-crafted evaluation,
+/// `eval="net"` the built-in net or the net file `net`.
+#[pyfunction]
+#[pyo3(signature = (eval="net", net=None))]
+fn piece_square(eval: &str, net: Option<String>) -> PyResult<Vec<Vec<Option<i32>>>> {
+    let rows = match (eval, net) {
+        ("hce", None) => live::piece_square(|pos| {
+            use rookery::eval::hce::{NoEvalTrace, evaluate_board};
+            let v = evaluate_board(pos.board(), pos.turn(), &mut NoEvalTrace);
+            if pos.turn() == shakmaty::Color::White {
+                v
+            } else {
+                -v
+            }
+        }),
+        ("net", net) => {
+            let net = net_of(net.as_deref())?;
+            live::net_piece_square(&net)
+        }
+        ("hce", Some(_)) => return Err(PyValueError::new_err("net needs eval='net'")),
+        (other, _) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown evaluation '{other}' (hce or net)"
+            )));
+        }
+    };
+    Ok(rows.into_iter().map(|r| r.to_vec()).collect())
+}
+
 /// Leaf positions `depth` plies below the position.
 #[pyfunction]
 fn perft(py: Python<'_>, fen: &str, depth: u32) -> PyResult<u64> {
@@ -450,9 +542,10 @@ fn tree_size(
     Ok((size.per_ply, size.pruned))
 }
 
-/// Plays `games` games between two engines of the crate and returns the results.
+/// Plays `games` games between two engines of the crate and returns the results. `white_net`
+/// and `black_net` name net files for `rookery` to search with (its `EvalFile`).
 #[pyfunction]
-#[pyo3(signature = (white, black, games, depth=None, movetime_ms=None, nodes=None, openings=None, seed=0, concurrency=1, max_moves=None))]
+#[pyo3(signature = (white, black, games, depth=None, movetime_ms=None, nodes=None, openings=None, seed=0, concurrency=1, max_moves=None, white_net=None, black_net=None))]
 #[allow(clippy::too_many_arguments)]
 fn play_match<'py>(
     py: Python<'py>,
@@ -466,6 +559,8 @@ fn play_match<'py>(
     seed: u64,
     concurrency: usize,
     max_moves: Option<u32>,
+    white_net: Option<String>,
+    black_net: Option<String>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if games == 0 {
         return Err(PyValueError::new_err("games must be at least 1"));
@@ -480,12 +575,24 @@ fn play_match<'py>(
             ));
         }
     };
+    let nets = [white_net, black_net];
     let mut names = Vec::new();
-    for (i, name) in [white, black].iter().enumerate() {
+    for (i, (name, net)) in [white, black].iter().zip(&nets).enumerate() {
         if !rookery::registry::is_known(name) {
             return Err(value_error(rookery::registry::unknown(name)));
         }
         let mut label = name.trim().to_ascii_lowercase();
+        if let Some(path) = net {
+            if label != "rookery" {
+                return Err(PyValueError::new_err(format!(
+                    "a net is for the engine rookery, not {label}"
+                )));
+            }
+            let file = std::path::Path::new(path)
+                .file_name()
+                .map_or(path.clone(), |f| f.to_string_lossy().into_owned());
+            label = format!("rookery (net: {file})");
+        }
         if i == 1 && names.contains(&label) {
             label.push_str(" (2)");
         }
@@ -494,20 +601,31 @@ fn play_match<'py>(
     let players = [white, black]
         .iter()
         .zip(&names)
+        .zip(&nets)
         .enumerate()
-        .map(|(i, (engine, label))| PlayerSpec {
+        .map(|(i, ((engine, label), net))| PlayerSpec {
             name: label.clone(),
             kind: Kind::Internal {
                 engine: engine.trim().to_ascii_lowercase(),
             },
             limit,
-            options: Vec::new(),
+            options: net
+                .iter()
+                .map(|path| ("EvalFile".to_string(), path.clone()))
+                .collect(),
             threads: 1,
             hash_mb: 16,
             syzygy: None,
             seed: seed.wrapping_add(i as u64),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // A net that does not load would lose every game: refused before the first.
+    for p in &players {
+        if let Kind::Internal { engine } = &p.kind {
+            player::internal_settings(p, engine)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.name)))?;
+        }
+    }
     let openings = match openings {
         Some(list) => list
             .into_iter()
@@ -667,6 +785,8 @@ fn _rookery(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_net, m)?)?;
     m.add_function(wrap_pyfunction!(net_info, m)?)?;
+    m.add_function(wrap_pyfunction!(train, m)?)?;
+    m.add_function(wrap_pyfunction!(piece_square, m)?)?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(divide, m)?)?;
     m.add_function(wrap_pyfunction!(search_tree, m)?)?;
