@@ -416,8 +416,10 @@ class TrainedNet:
         self.positions_seen: int = raw["positions_seen"]
         self.seconds: float = raw["seconds"]
         self.halted: Optional[str] = raw["halted"]
-        fd, path = tempfile.mkstemp(prefix="trained-", suffix=".nnue")
-        with os.fdopen(fd, "wb") as f:
+        # A folder of its own, so the file can have a plain name (a match names it).
+        folder = tempfile.mkdtemp(prefix="rookery-net-")
+        path = os.path.join(folder, f"trained-h{raw['hidden']}.nnue")
+        with open(path, "wb") as f:
             f.write(self._bytes)
         self.path: str = path
         self._remove = weakref.finalize(self, _remove_file, path)
@@ -456,6 +458,7 @@ class TrainedNet:
 def _remove_file(path: str) -> None:
     try:
         os.remove(path)
+        os.rmdir(os.path.dirname(path))
     except OSError:
         pass
 

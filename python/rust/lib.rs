@@ -380,6 +380,7 @@ fn train<'py>(
         .map_err(value_error)?;
     let d = PyDict::new(py);
     d.set_item("net", PyBytes::new(py, &trained.net.to_bytes()))?;
+    d.set_item("hidden", trained.net.hidden())?;
     d.set_item("history", trained.history)?;
     d.set_item("initial_loss", trained.initial_loss)?;
     d.set_item("train_positions", trained.train_positions)?;

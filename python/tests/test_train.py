@@ -53,7 +53,7 @@ def test_the_net_is_a_file_that_loads_and_saves(trained, tmp_path):
     other = rookery.train(DATA, **dict(SMALL, epochs=1))
     path = other.path
     del other
-    assert not os.path.exists(path)
+    assert not os.path.exists(path) and not os.path.exists(os.path.dirname(path))
 
 
 def test_a_trained_net_searches_and_evaluates(trained):
@@ -70,6 +70,7 @@ def test_a_trained_net_searches_and_evaluates(trained):
 def test_a_trained_net_plays_a_match(trained):
     r = rookery.match(trained, "greedy", games=2, nodes=500, max_moves=80)
     name = os.path.basename(trained.path)
+    assert name == "trained-h12.nnue"
     assert r.names == (f"rookery (net: {name})", "greedy")
     assert r.wins + r.draws + r.losses == 2
     assert r.games[0].white == r.names[0] and r.games[1].black == r.names[0]
