@@ -94,6 +94,7 @@ fn the_views_scripts_are_served() {
         ("/steps.js", "function replaySteps"),
         ("/tournament.js", "function drawTourChart"),
         ("/review.js", "function runReview"),
+        ("/train.js", "function drawTrainChart"),
     ] {
         let (status, head, body) = http(addr, "GET", path, "", "");
         assert_eq!(status, 200, "{path}");
@@ -105,8 +106,10 @@ fn the_views_scripts_are_served() {
         "view-steps",
         "view-tournament",
         "view-review",
+        "view-train",
         "eval-board",
         "/review.js",
+        "/train.js",
     ] {
         assert!(page.contains(id), "{id}");
     }

@@ -43,6 +43,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/javascript; charset=utf-8",
         include_str!("page/review.js"),
     ),
+    (
+        "/train.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/train.js"),
+    ),
 ];
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

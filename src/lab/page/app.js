@@ -90,6 +90,12 @@ async function stream(url, onEvent, signal, body) {
   }
 }
 
+// The heatmaps' colour scale: a square's fill opacity for `value` when `scale` is the strongest
+// value shown (blue for a gain, red for a loss, stronger for more).
+function heatOpacity(value, scale) {
+  return Math.min(1, Math.abs(value) / (scale || 100)) * 0.75;
+}
+
 function svg(tag, attrs, parent) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
@@ -186,7 +192,7 @@ function makeBoard(el, onMove) {
       // Heatmap: a colour per square, blue for White's gain, red for Black's, stronger for more.
       for (const [sq, h] of Object.entries(board.heat)) {
         const [x, y] = xy(sq);
-        const a = Math.min(1, Math.abs(h.value) / board.heatScale) * 0.75;
+        const a = heatOpacity(h.value, board.heatScale);
         const r = svg("rect", { x, y, width: 100, height: 100, class: `heat ${h.value >= 0 ? "pos" : "neg"}`, "fill-opacity": a.toFixed(3), "data-heat": sq }, root);
         svg("title", {}, r).textContent = h.title;
         if (h.label !== null && h.label !== undefined) {
@@ -752,6 +758,7 @@ const VIEWS = {
   tournament: tournamentState,
   ladder: ladderState,
   eval: evalState,
+  train: trainState,
   review: reviewState,
 };
 let currentView = "play";
@@ -846,7 +853,7 @@ async function start() {
     initLadder();
     initEval();
     initReview();
-    await Promise.all([initPlay(), initWatch(), initTournament()]);
+    await Promise.all([initPlay(), initWatch(), initTournament(), initTrain()]);
     const hash = location.hash;
     await applyHash();
     stats.ready = true;
