@@ -5,8 +5,9 @@ line; draws the tree of alphabeta at depth 3 on the tutorial's middlegame positi
 fully and counts its drawn positions (4,163) against the API's; steps the alpha-beta walk to its
 first cut-off and reads the window; runs a two-rung tournament of four games and reads the
 crosstable; shows a heatmap; reviews a short game with a known blunder and finds it marked; runs
-the ladder and an engine game; opens a link that carries a view's settings; loads the page at a
-phone's size (390 x 844). Saves a screenshot of each view (LAB_SCREENSHOTS, default
+the ladder and an engine game; trains a small net in the Train view, sees its loss fall and its
+piece values change between epochs, downloads it and plays it against greedy; opens a link that
+carries a view's settings; loads the page at a phone's size (390 x 844). Saves a screenshot of each view (LAB_SCREENSHOTS, default
 target/lab-screenshots) and writes the page's load time, the stream's latency and the tournament's
 games a second to lab-timings.json there. Run from the repository root:
 ``python3 -m pytest -q tests/browser`` (needs chromium, chromium-driver and selenium).
@@ -17,6 +18,7 @@ import os
 import re
 import subprocess
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -286,6 +288,85 @@ def test_ladder_and_watch(d):
     shot(d, "watch")
 
 
+def net_values(driver):
+    return js(driver, "return [...document.querySelectorAll('#train-net-board text.value-num')].map(t => t.dataset.square + '=' + t.textContent)")
+
+
+def test_train_a_net_and_play_it_in_a_tournament(d):
+    tab(d, "train")
+    wait(d, lambda d: len(Select(d.find_element(By.ID, "train-set")).options) > 0)
+    Select(d.find_element(By.ID, "train-set")).select_by_value("gen6-b")
+    set_value(d, "train-positions", 200000)
+    set_value(d, "train-hidden", 32)
+    set_value(d, "train-epochs", 8)
+    d.find_element(By.ID, "train-start").click()
+    wait(d, lambda d: text(d, "train-status").startswith("Done"), timeout=180)
+    assert "8 epochs" in text(d, "train-status"), text(d, "train-status")
+    # The loss fell: the untrained net's against the last epoch's, on the positions kept apart,
+    # and the training loss from the first epoch to the last.
+    rows = d.find_elements(By.CSS_SELECTOR, "#train-table tbody tr")
+    assert [r.get_attribute("data-epoch") for r in rows] == [str(e) for e in range(9)]
+    untrained = float(rows[0].find_elements(By.TAG_NAME, "td")[2].text)
+    validation = [float(r.get_attribute("data-validation")) for r in rows[1:]]
+    training = [float(r.get_attribute("data-train")) for r in rows[1:]]
+    assert validation[-1] < untrained, (untrained, validation)
+    assert training[-1] < training[0], training
+    assert len(d.find_elements(By.CSS_SELECTOR, "#train-chart circle.loss-validation")) == 9
+    assert len(d.find_elements(By.CSS_SELECTOR, "#train-chart circle.loss-train")) == 8
+    assert d.find_elements(By.CSS_SELECTOR, "#train-chart polyline.loss-running")
+    # The heatmap: the last epoch's net beside the hand-crafted evaluation, a knight on each of
+    # the 56 free squares; the first epoch's net, on the slider, values them otherwise. By the
+    # last epoch the net has learned that a knight is worth something, more in the centre.
+    assert text(d, "train-net-title") == "net after epoch 8"
+    last = net_values(d)
+    assert len(last) == 56, last
+    hce = dict(v.split("=") for v in js(d, "return [...document.querySelectorAll('#train-hce-board text.value-num')].map(t => t.dataset.square + '=' + t.textContent)"))
+    assert int(hce["d4"]) > int(hce["a1"]), "the hand-crafted knight likes the centre"
+    net = dict(v.split("=") for v in last)
+    assert int(net["d4"]) > int(net["a1"]) > 50, net
+    slider = d.find_element(By.ID, "train-epoch-pick")
+    slider.send_keys(Keys.HOME)
+    wait(d, lambda d: text(d, "train-net-title") == "net after epoch 1")
+    first = net_values(d)
+    assert len(first) == 56 and first != last
+    slider.send_keys(Keys.END)
+    wait(d, lambda d: text(d, "train-net-title") == "net after epoch 8")
+    assert net_values(d) == last
+    d.find_element(By.CSS_SELECTOR, '#train-piece input[value="Q"]').click()
+    wait(d, lambda d: "queen" in text(d, "train-heat-caption"))
+    assert net_values(d) != last
+    d.find_element(By.CSS_SELECTOR, '#train-piece input[value="N"]').click()
+    wait(d, lambda d: net_values(d) == last)
+    shot(d, "train")
+    # The net is kept: named, given as a file, in Play's engines.
+    name = text(d, "train-name")
+    assert name == "trained-1", name
+    href = d.find_element(By.ID, "train-download").get_attribute("href")
+    with urllib.request.urlopen(href, timeout=10) as reply:
+        assert reply.status == 200
+        assert f"{name}.nnue" in reply.headers["Content-Disposition"]
+        assert len(reply.read()) > 1000
+    d.find_element(By.ID, "train-play").click()
+    wait(d, lambda d: d.find_element(By.ID, "view-play").is_displayed())
+    assert Select(d.find_element(By.ID, "play-engine")).first_selected_option.get_attribute("value") == name
+    assert "trained here" in text(d, "play-idea")
+    assert name in [o.get_attribute("value") for o in Select(d.find_element(By.ID, "watch-black")).options]
+    # A short match against greedy from the Train view's button.
+    tab(d, "train")
+    Select(d.find_element(By.ID, "train-rival")).select_by_value("greedy")
+    d.find_element(By.ID, "train-tour").click()
+    wait(d, lambda d: d.find_element(By.ID, "view-tournament").is_displayed())
+    checked = [c.get_attribute("value") for c in d.find_elements(By.CSS_SELECTOR, "#tour-rungs-pick input:checked")]
+    assert checked == ["greedy", name], checked
+    set_value(d, "tour-games", 2)
+    set_value(d, "tour-nodes", 300)
+    d.find_element(By.ID, "tour-run").click()
+    wait(d, lambda d: text(d, "tour-status").startswith("2 of 2 games in"), timeout=120)
+    rows = [r.text for r in d.find_elements(By.CSS_SELECTOR, "#tour-cross tbody tr")]
+    assert rows[0].startswith("greedy") and rows[1].startswith(name), rows
+    assert len(d.find_elements(By.CSS_SELECTOR, "#tour-games-list li")) == 2
+
+
 def test_a_link_keeps_the_view_and_its_settings(d, server):
     link = server + "#tree?" + urllib.parse.urlencode({"fen": MIDDLEGAME, "engine": "alphabeta", "depth": 2, "compare": 0})
     d.get("about:blank")
@@ -314,10 +395,12 @@ def test_a_phone_sized_screen(d, server):
         board = d.find_element(By.ID, "play-board").rect
         assert 300 <= board["width"] <= 390, board
         shot(d, "phone")
-        for view in ["tree", "steps", "tournament", "ladder", "eval", "review", "watch"]:
+        for view in ["tree", "steps", "tournament", "ladder", "eval", "train", "review", "watch"]:
             tab(d, view)
             assert js(d, "return document.documentElement.scrollWidth") <= 390, view
         shot(d, "phone-watch")
+        tab(d, "train")
+        shot(d, "phone-train")
     finally:
         d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     SHOTS.mkdir(parents=True, exist_ok=True)
