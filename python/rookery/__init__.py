@@ -473,13 +473,13 @@ def train(
     threads: Optional[int] = None,
     seed: int = 1,
     seconds: Optional[float] = None,
-    batch: int = 16384,
+    batch: Optional[int] = None,
 ) -> TrainedNet:
     """Trains a small net, as ``rookery train`` does with millions of positions: on the first
     ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
     record file, or a list of them, read in order), ``hidden`` neurons each side, ``epochs``
-    passes over them with mini-batches of ``batch`` positions, the learning rate ``lr`` falling
-    along a cosine. A twentieth of the positions, in runs of whole games, is kept apart to
+    passes over them with mini-batches of ``batch`` positions (by default a 128th of them, from
+    1,024 to 16,384), the learning rate ``lr`` falling along a cosine. A twentieth of the positions, in runs of whole games, is kept apart to
     measure the validation loss. ``threads=None`` uses every core; ``seconds`` caps the training
     time (the run then ends when it is up, in the middle of an epoch if need be).
 
@@ -511,7 +511,7 @@ def train(
         threads=None if threads is None else _whole("threads", threads),
         seed=_whole("seed", seed),
         seconds=None if seconds is None else float(seconds),
-        batch=_whole("batch", batch),
+        batch=None if batch is None else _whole("batch", batch),
     )
     return TrainedNet(raw)
 

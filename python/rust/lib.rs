@@ -341,7 +341,7 @@ fn net_info(net: Option<String>) -> PyResult<(String, usize, usize, String)> {
 /// run's figures and the net file's bytes. `threads=None` uses every core. Ctrl-C stops it at
 /// the next batch and raises KeyboardInterrupt.
 #[pyfunction]
-#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=16_384))]
+#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
     py: Python<'py>,
@@ -353,8 +353,9 @@ fn train<'py>(
     threads: Option<usize>,
     seed: u64,
     seconds: Option<f64>,
-    batch: usize,
+    batch: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let batch = batch.unwrap_or_else(|| live::batch_for(positions));
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())

@@ -50,7 +50,7 @@ pub fn run(args: ServeArgs) -> Result<i32, Error> {
         train_data: args
             .train_data
             .clone()
-            .unwrap_or_else(crate::lab::train::default_data_dir),
+            .unwrap_or_else(crate::lab::kept::default_data_dir),
         ..Makers::default()
     };
     let server = crate::lab::start(&args.host, args.port, makers)?;

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
+use super::kept::{TrainedNets, is_trained_name};
 use super::reply::{ApiError, ApiResult, bounded};
-use super::train::{TrainedNets, is_trained_name};
 use crate::core::game::san;
 use crate::core::score::mate_moves;
 use crate::core::{Game, Limits};
@@ -290,7 +290,7 @@ impl Default for Makers {
             options: EngineOptions::default(),
             settings: Settings::default(),
             trained: Arc::default(),
-            train_data: super::train::default_data_dir(),
+            train_data: super::kept::default_data_dir(),
         }
     }
 }

@@ -14,13 +14,15 @@
 //! (listening and the guard), `reply` (errors and JSON answers), `routes` (the one route table and
 //! `start`), `assets` (the page's files), `events` (long jobs streamed), and one file a view with
 //! its handlers: `play` (Play and Watch), `api` (the board's requests and answers), `tree`,
-//! `steps`, `tournament`, `ladder`, `heatmap` (Evaluation) and `review`. Views import what they
-//! share from those files, never from this one.
+//! `steps`, `tournament`, `ladder`, `heatmap` (Evaluation), `review` and `train` (Train a net,
+//! with the nets it keeps in `kept`). Views import what they share from those files, never from
+//! this one.
 
 pub mod api;
 mod assets;
 mod events;
 pub mod heatmap;
+pub mod kept;
 pub mod ladder;
 mod play;
 pub mod reply;

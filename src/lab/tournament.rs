@@ -23,9 +23,9 @@ use shakmaty::{Chess, Move, Position};
 
 use super::api::{At, Makers, fixed_depth};
 use super::events::{self, Emitter};
+use super::kept::TRAINED;
 use super::reply::{ApiError, ApiResult, bounded, error_response, parse_body};
 use super::state::Lab;
-use super::train::TRAINED;
 use crate::core::game::{Termination, fen_of, parse_move};
 use crate::core::stats::{Wdl, colours, elo, round_robin, wilson};
 use crate::core::{Game, Limits};

@@ -56,6 +56,13 @@ impl Default for Plan {
     }
 }
 
+/// The mini-batch a run of `positions` positions trains with when none is asked for: a
+/// 128th of them, from 1,024 to 16,384, so that a small slice still takes a hundred or more
+/// steps an epoch and a large one the batch `rookery train` uses.
+pub fn batch_for(positions: usize) -> usize {
+    (positions / 128).clamp(1_024, 16_384)
+}
+
 /// What a run tells as it goes.
 pub enum Event<'a> {
     /// The data is read and split, and the untrained net scored on the validation positions.
@@ -473,6 +480,13 @@ mod tests {
         assert_eq!(t.halted, Some(Halt::Time));
         assert!(!t.history.is_empty() && t.history.len() < 100_000);
         assert!(t.seconds >= 0.3 && t.seconds < 5.0, "{}", t.seconds);
+    }
+
+    #[test]
+    fn small_runs_take_smaller_batches() {
+        assert_eq!(batch_for(20_000), 1_024);
+        assert_eq!(batch_for(300_000), 2_343);
+        assert_eq!(batch_for(8_000_000), 16_384);
     }
 
     #[test]
