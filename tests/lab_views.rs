@@ -433,6 +433,15 @@ fn get(addr: SocketAddr, path: &str) -> (u16, Value) {
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
+/// Waits up to ten seconds for the server to say a training runs (`busy`) or none does.
+fn wait_until_training(addr: SocketAddr, busy: bool, what: &str) {
+    let start = Instant::now();
+    while assert_ok(get(addr, "/api/train/sets"))["busy"] != busy {
+        assert!(start.elapsed() < Duration::from_secs(10), "{what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     let addr = server();
@@ -534,17 +543,7 @@ fn bad_trainings_are_refused_and_one_runs_at_a_time_stopped_by_its_page() {
     let long =
         json!({ "set": "gen6-b", "positions": 200000, "hidden": 64, "epochs": 50, "threads": 1 });
     let training = open(addr, "POST", "/api/train", &long.to_string());
-    let start = Instant::now();
-    while !assert_ok(get(addr, "/api/train/sets"))["busy"]
-        .as_bool()
-        .unwrap()
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the training did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_training(addr, true, "the training did not start");
     let (status, v) = post(addr, "/api/train", &small_training(1));
     assert_eq!(status, 409, "{v}");
     assert!(
@@ -568,27 +567,10 @@ fn bad_trainings_are_refused_and_one_runs_at_a_time_stopped_by_its_page() {
     );
     // The page goes away: the training stops, and another may start.
     drop(training);
-    let start = Instant::now();
-    while assert_ok(get(addr, "/api/train/sets"))["busy"]
-        .as_bool()
-        .unwrap()
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "the training went on without its page"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_training(addr, false, "the training went on without its page");
     // The stop request ends one too; a net stopped after an epoch is kept.
     let training = open(addr, "POST", "/api/train", &long.to_string());
-    let start = Instant::now();
-    while !assert_ok(get(addr, "/api/train/sets"))["busy"]
-        .as_bool()
-        .unwrap()
-    {
-        assert!(start.elapsed() < Duration::from_secs(10));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until_training(addr, true, "the second training did not start");
     assert_eq!(
         assert_ok(post(addr, "/api/train/stop", &json!({})))["stopped"],
         true
