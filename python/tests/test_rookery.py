@@ -2,10 +2,8 @@
 ``python -m rookery`` driven by python-chess. Run from the repository root:
 ``python -m pytest python/tests``."""
 
-import signal
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from pathlib import Path
@@ -15,6 +13,7 @@ import chess.engine
 import pytest
 
 import rookery
+from interrupt import interrupt
 
 ROOT = Path(__file__).resolve().parents[2]
 SYZYGY = ROOT / "tests" / "data" / "syzygy"
@@ -268,28 +267,7 @@ def test_searches_release_the_gil():
 
 
 def test_ctrl_c_stops_a_search_with_keyboard_interrupt():
-    script = textwrap.dedent(
-        f"""
-        import signal, time, rookery
-        # A shell's background job starts with SIGINT ignored, and so does Python then: put
-        # back the handler a terminal's Python has, so the test runs the same everywhere.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        start = time.perf_counter()
-        print("ready", flush=True)
-        try:
-            rookery.Engine("minimax").analyse("{MIDDLEGAME}", depth=6)
-            print("finished")
-        except KeyboardInterrupt:
-            print("interrupted after %.1f s" % (time.perf_counter() - start))
-        """
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
+    out = interrupt(f'rookery.Engine("minimax").analyse("{MIDDLEGAME}", depth=6)', wait=0.5, timeout=20)
     assert out.startswith("interrupted after"), out
     assert float(out.split()[2]) < 5.0
 

@@ -4,16 +4,12 @@ the first positions of the repository's held-out data set, in a few seconds."""
 
 import os
 import pathlib
-import signal
-import subprocess
-import sys
-import textwrap
-import time
 
 import chess
 import pytest
 
 import rookery
+from interrupt import interrupt
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "selfplay" / "gen6-b"
@@ -146,24 +142,8 @@ def test_bad_data_is_a_value_error(tmp_path):
 
 
 def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
-    script = textwrap.dedent(
-        f"""
-        import signal, time, rookery
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        start = time.perf_counter()
-        print("ready", flush=True)
-        try:
-            rookery.train({str(DATA)!r}, hidden=8, epochs=100_000, positions=50_000, threads=1)
-            print("finished")
-        except KeyboardInterrupt:
-            print("interrupted after %.1f s" % (time.perf_counter() - start))
-        """
-    )
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
-    assert proc.stdout.readline().strip() == "ready"
     # Past the loading (about a second), into the epochs.
-    time.sleep(3)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=30)
+    call = f"rookery.train({str(DATA)!r}, hidden=8, epochs=100_000, positions=50_000, threads=1)"
+    out = interrupt(call, wait=3, timeout=30)
     assert out.startswith("interrupted after"), out
     assert float(out.split()[2]) < 8.0
