@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, FromSetup, Piece, Position, Rank, Role, Square};
 
-use super::network::FloatNet;
 use super::trainer::{Budget, Config, Progress, Trainer};
 use super::{samples, split_runs};
 use crate::error::Error;
@@ -185,13 +184,7 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
     };
     let train_s = samples(&train, &cfg.layout, cfg.wdl);
     let val_s = samples(&val, &cfg.layout, cfg.wdl);
-    let mut t = Trainer::new(FloatNet::new(
-        cfg.hidden,
-        cfg.activation,
-        cfg.buckets,
-        cfg.layout,
-        plan.seed,
-    ));
+    let mut t = Trainer::new(cfg.new_net(plan.seed));
     let initial_loss = t.loss(&val_s, cfg.threads);
     on(Event::Loaded {
         train: train_s.len(),

@@ -53,6 +53,20 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// A fresh float net of this shape (hidden size, activation, buckets, layout), its weights
+    /// drawn with `seed`.
+    pub fn new_net(&self, seed: u64) -> FloatNet {
+        FloatNet::new(
+            self.hidden,
+            self.activation,
+            self.buckets,
+            self.layout,
+            seed,
+        )
+    }
+}
+
 /// The optimiser's state, kept in checkpoints.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trainer {
@@ -296,13 +310,7 @@ mod tests {
         };
         let train_s = samples(&train, &cfg.layout, cfg.wdl);
         let val_s = samples(&val, &cfg.layout, cfg.wdl);
-        let mut t = Trainer::new(FloatNet::new(
-            cfg.hidden,
-            cfg.activation,
-            cfg.buckets,
-            cfg.layout,
-            5,
-        ));
+        let mut t = Trainer::new(cfg.new_net(5));
         let before = t.loss(&val_s, 2);
         for _ in 0..cfg.epochs {
             t.epoch(&cfg, &train_s, |_| {});
@@ -337,7 +345,7 @@ mod tests {
             (one.loss - f.loss).abs() < 1e-12 && (one.mean_abs_cp - f.mean_abs_cp).abs() < 1e-9,
             "the threads split the sum only: {one:?} against {f:?}"
         );
-        let untrained = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let untrained = cfg.new_net(5);
         let f0 = fit(&untrained.quantise("test".into()), &val, cfg.wdl, 2);
         assert!(f0.loss > 5.0 * f.loss, "{f0:?} against {f:?}");
         // A checkpoint reads back whole.
@@ -403,7 +411,7 @@ mod tests {
         };
         let train_s = samples(train, &cfg.layout, cfg.wdl);
         let val_s = samples(val, &cfg.layout, cfg.wdl);
-        let mut net = FloatNet::new(cfg.hidden, cfg.activation, cfg.buckets, cfg.layout, 5);
+        let mut net = cfg.new_net(5);
         if factorised {
             let before = net.clone();
             net = net.factorise();
