@@ -16,7 +16,7 @@ import os
 import tempfile
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import chess
 
@@ -33,6 +33,7 @@ __all__ = [
     "ScoredMove",
     "Tablebase",
     "TablebaseMove",
+    "TrainProgress",
     "TrainedNet",
     "Tree",
     "TreeNode",
@@ -455,6 +456,55 @@ class TrainedNet:
         )
 
 
+@dataclass(frozen=True)
+class TrainProgress:
+    """What a ``train`` run tells its ``progress`` callback, one for each event; ``kind`` says which:
+
+    - ``"loaded"``: the data is read and split; ``validation_loss`` is the untrained net's (the
+      run's ``initial_loss``), ``seconds`` the time the data took to read, ``epoch`` and
+      ``positions`` 0.
+    - ``"batch"``: part of epoch ``epoch`` (counted from 1) is done, told after its first batch,
+      then about twice a second; ``train_loss`` is the epoch's running training loss,
+      ``positions_per_second`` the epoch's speed.
+    - ``"epoch"``: epoch ``epoch`` is done; ``train_loss`` and ``validation_loss`` are those
+      ``history`` keeps for it.
+
+    ``positions`` counts the positions trained on so far over all epochs, ``seconds`` (but for
+    ``"loaded"``) the training time so far; ``train_positions`` and ``validation_positions`` are
+    the split. A loss a kind does not measure is ``None``. ``str()`` gives a progress line.
+
+    >>> str(rookery.TrainProgress("epoch", 2, 38_000, 0.0213, 0.0231, None, 1.5, 19_000, 1_000))
+    'epoch 2 done: 38,000 positions, training loss 0.02130, validation loss 0.02310, 1.5 s'
+    """
+
+    kind: str
+    epoch: int
+    positions: int
+    train_loss: Optional[float]
+    validation_loss: Optional[float]
+    positions_per_second: Optional[float]
+    seconds: float
+    train_positions: int
+    validation_positions: int
+
+    def __str__(self) -> str:
+        if self.kind == "loaded":
+            return (
+                f"loaded: {self.train_positions:,} training positions, "
+                f"{self.validation_positions:,} validation, untrained validation loss "
+                f"{self.validation_loss:.5f}, {self.seconds:.1f} s"
+            )
+        if self.kind == "batch":
+            return (
+                f"epoch {self.epoch}: {self.positions:,} positions, training loss "
+                f"{self.train_loss:.5f}, {self.positions_per_second:,.0f} positions/s"
+            )
+        return (
+            f"epoch {self.epoch} done: {self.positions:,} positions, training loss "
+            f"{self.train_loss:.5f}, validation loss {self.validation_loss:.5f}, {self.seconds:.1f} s"
+        )
+
+
 def _remove_file(path: str) -> None:
     try:
         os.remove(path)
@@ -474,6 +524,7 @@ def train(
     seed: int = 1,
     seconds: Optional[float] = None,
     batch: Optional[int] = None,
+    progress: Optional[Callable[[TrainProgress], Any]] = None,
 ) -> TrainedNet:
     """Trains a small net, as ``rookery train`` does with millions of positions: on the first
     ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
@@ -483,8 +534,15 @@ def train(
     measure the validation loss. ``threads=None`` uses every core; ``seconds`` caps the training
     time (the run then ends when it is up, in the middle of an epoch if need be).
 
-    Ctrl-C stops it and raises ``KeyboardInterrupt``. A bad number, or data that cannot be read,
-    raises ``ValueError``.
+    ``progress``, a callable, is called with a ``TrainProgress`` for each event of the run: once
+    the data is loaded (the split and the untrained net's loss), about twice a second during
+    each epoch (positions trained on, running training loss, positions a second), and after
+    each epoch (its training and validation loss). It runs in the calling thread, the training
+    going on meanwhile; an exception it raises stops the training and is raised by ``train``
+    as it is. ``progress=print`` prints a line for each.
+
+    Ctrl-C stops it and raises ``KeyboardInterrupt``. A bad number, data that cannot be read, or
+    a ``progress`` that is not callable raises ``ValueError``.
 
     >>> net = rookery.train("data/selfplay/gen6-b", hidden=8, positions=20_000)  # doctest: +SKIP
     >>> len(net.history), net.validation_loss < net.initial_loss               # doctest: +SKIP
@@ -502,6 +560,9 @@ def train(
         raise ValueError(f"lr must be a number, got {lr!r}")
     if seconds is not None and (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)):
         raise ValueError(f"seconds must be a number, got {seconds!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable (or None), got {progress!r}")
+    tell = None if progress is None else (lambda raw: progress(TrainProgress(**raw)))
     raw = _native.train(
         paths,
         hidden=_whole("hidden", hidden),
@@ -512,6 +573,7 @@ def train(
         seed=_whole("seed", seed),
         seconds=None if seconds is None else float(seconds),
         batch=None if batch is None else _whole("batch", batch),
+        progress=tell,
     )
     return TrainedNet(raw)
 

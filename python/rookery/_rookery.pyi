@@ -1,7 +1,7 @@
 """Type stubs of the native module (Rust, PyO3). Use the ``rookery`` package above it: it takes
 python-chess boards and returns objects; this layer takes FENs and UCI strings."""
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 def version() -> str: ...
 def engines() -> List[Tuple[str, str]]: ...
@@ -18,6 +18,7 @@ def train(
     seed: int = ...,
     seconds: Optional[float] = ...,
     batch: Optional[int] = ...,
+    progress: Optional[Callable[[Dict[str, Any]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def piece_square(eval: str = ..., net: Optional[str] = ...) -> List[List[Optional[int]]]: ...
 def perft(fen: str, depth: int) -> int: ...

@@ -57,6 +57,18 @@ fn interruptible<T: Send + 'static>(
     stop: Option<Arc<AtomicBool>>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
+    interruptible_polling(py, stop, work, |_| Ok(()))
+}
+
+/// `interruptible`, calling `poll` with the GIL held each time it wakes (every 50 ms, and once
+/// more when the work is done) before it looks for signals. An error from `poll` ends the wait
+/// as Ctrl-C does: `stop` is raised, the work joined, and the error returned.
+fn interruptible_polling<T: Send + 'static>(
+    py: Python<'_>,
+    stop: Option<Arc<AtomicBool>>,
+    work: impl FnOnce() -> T + Send + 'static,
+    mut poll: impl FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<T> {
     let done = Arc::new((Mutex::new(false), Condvar::new()));
     let signal = done.clone();
     let handle = std::thread::spawn(move || {
@@ -75,17 +87,19 @@ fn interruptible<T: Send + 'static>(
                 .unwrap_or_else(|e| e.into_inner());
             *guard
         });
-        if finished || handle.is_finished() {
-            break;
-        }
-        if let Err(interrupt) = py.check_signals() {
+        // Read before polling: whatever the work sent before it ended is then polled.
+        let finished = finished || handle.is_finished();
+        if let Err(e) = poll(py).and_then(|()| if finished { Ok(()) } else { py.check_signals() }) {
             if let Some(stop) = stop {
                 stop.store(true, Ordering::Relaxed);
                 py.detach(|| {
                     let _ = handle.join();
                 });
             }
-            return Err(interrupt);
+            return Err(e);
+        }
+        if finished {
+            break;
         }
     }
     py.detach(|| handle.join()).map_err(|_| {
@@ -336,12 +350,150 @@ fn net_info(net: Option<String>) -> PyResult<(String, usize, usize, String)> {
     ))
 }
 
+/// What a training run told, sent from its thread to the one that calls `progress`: the
+/// figures of a `live::Event`, without the net.
+enum Report {
+    Loaded {
+        train: usize,
+        validation: usize,
+        seconds: f64,
+        initial_loss: f32,
+    },
+    Batch {
+        epoch: usize,
+        positions: u64,
+        loss: f32,
+        positions_per_second: f64,
+        seconds: f64,
+    },
+    Epoch {
+        epoch: usize,
+        positions: u64,
+        train_loss: f32,
+        validation_loss: f32,
+        seconds: f64,
+    },
+}
+
+/// Turns a run's events into `Report`s: the positions trained on so far over the whole run
+/// (a batch's event counts the batches done in its epoch), and its seconds of training.
+struct Reporter {
+    batch: usize,
+    train: usize,
+    /// Positions trained on in the epochs done.
+    done: u64,
+    started: std::time::Instant,
+}
+
+impl Reporter {
+    fn report(&mut self, event: &live::Event) -> Report {
+        match event {
+            live::Event::Loaded {
+                train,
+                validation,
+                seconds,
+                initial_loss,
+            } => {
+                self.train = *train;
+                self.started = std::time::Instant::now();
+                Report::Loaded {
+                    train: *train,
+                    validation: *validation,
+                    seconds: *seconds,
+                    initial_loss: *initial_loss,
+                }
+            }
+            live::Event::Batch(p) => Report::Batch {
+                epoch: p.epoch,
+                positions: self.done + p.batch.saturating_mul(self.batch).min(self.train) as u64,
+                loss: p.loss,
+                positions_per_second: p.positions_per_second,
+                seconds: self.started.elapsed().as_secs_f64(),
+            },
+            live::Event::Epoch(r) => {
+                self.done = r.positions;
+                Report::Epoch {
+                    epoch: r.epoch,
+                    positions: r.positions,
+                    train_loss: r.train_loss,
+                    validation_loss: r.validation_loss,
+                    seconds: r.seconds,
+                }
+            }
+        }
+    }
+}
+
+/// A report as the dict `progress` is called with: the event's `kind`, the split, the epoch,
+/// the positions trained on so far, the losses known at that point (`None` for the others) and
+/// the seconds.
+fn report_dict<'py>(
+    py: Python<'py>,
+    report: &Report,
+    split: (usize, usize),
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("train_positions", split.0)?;
+    d.set_item("validation_positions", split.1)?;
+    let none = None::<f64>;
+    match *report {
+        Report::Loaded {
+            seconds,
+            initial_loss,
+            ..
+        } => {
+            d.set_item("kind", "loaded")?;
+            d.set_item("epoch", 0)?;
+            d.set_item("positions", 0)?;
+            d.set_item("train_loss", none)?;
+            d.set_item("validation_loss", initial_loss)?;
+            d.set_item("positions_per_second", none)?;
+            d.set_item("seconds", seconds)?;
+        }
+        Report::Batch {
+            epoch,
+            positions,
+            loss,
+            positions_per_second,
+            seconds,
+        } => {
+            d.set_item("kind", "batch")?;
+            d.set_item("epoch", epoch)?;
+            d.set_item("positions", positions)?;
+            d.set_item("train_loss", loss)?;
+            d.set_item("validation_loss", none)?;
+            d.set_item("positions_per_second", positions_per_second)?;
+            d.set_item("seconds", seconds)?;
+        }
+        Report::Epoch {
+            epoch,
+            positions,
+            train_loss,
+            validation_loss,
+            seconds,
+        } => {
+            d.set_item("kind", "epoch")?;
+            d.set_item("epoch", epoch)?;
+            d.set_item("positions", positions)?;
+            d.set_item("train_loss", train_loss)?;
+            d.set_item("validation_loss", validation_loss)?;
+            d.set_item("positions_per_second", none)?;
+            d.set_item("seconds", seconds)?;
+        }
+    }
+    Ok(d)
+}
+
 /// Trains a small net on the first `positions` positions of the data sets `data` (directories
 /// or record files), as `rookery train` does at a small scale (`train::live::run`). Returns the
 /// run's figures and the net file's bytes. `threads=None` uses every core. Ctrl-C stops it at
 /// the next batch and raises KeyboardInterrupt.
+///
+/// `progress`, when given, is called with a dict for each event of the run (the data loaded,
+/// part of an epoch done, an epoch done; see `report_dict`), on this thread with the GIL held,
+/// while the training goes on without it. An exception it raises stops the run and is raised.
 #[pyfunction]
-#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None))]
+#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
     py: Python<'py>,
@@ -354,7 +506,16 @@ fn train<'py>(
     seed: u64,
     seconds: Option<f64>,
     batch: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    if let Some(p) = &progress
+        && !p.is_callable()
+    {
+        return Err(PyValueError::new_err(format!(
+            "progress must be a callable (a function of one argument) or None, got {}",
+            p.get_type().name()?
+        )));
+    }
     let batch = batch.unwrap_or_else(|| live::batch_for(positions));
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
@@ -377,8 +538,39 @@ fn train<'py>(
     live::check(&plan).map_err(value_error)?;
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
-    let trained = interruptible(py, Some(stop), move || live::run(&plan, &flag, |_| {}))?
-        .map_err(value_error)?;
+    let (send, reports) = std::sync::mpsc::channel::<Report>();
+    let tell = progress.is_some();
+    let mut reporter = Reporter {
+        batch,
+        train: 0,
+        done: 0,
+        started: std::time::Instant::now(),
+    };
+    let work = move || {
+        live::run(&plan, &flag, |event| {
+            if tell {
+                // The receiver is gone only once the caller stopped waiting: nothing to tell.
+                let _ = send.send(reporter.report(&event));
+            }
+        })
+    };
+    let mut split = (0, 0);
+    let poll = |py: Python<'_>| -> PyResult<()> {
+        let Some(callback) = &progress else {
+            return Ok(());
+        };
+        for report in reports.try_iter() {
+            if let Report::Loaded {
+                train, validation, ..
+            } = report
+            {
+                split = (train, validation);
+            }
+            callback.call1((report_dict(py, &report, split)?,))?;
+        }
+        Ok(())
+    };
+    let trained = interruptible_polling(py, Some(stop), work, poll)?.map_err(value_error)?;
     let d = PyDict::new(py);
     d.set_item("net", PyBytes::new(py, &trained.net.to_bytes()))?;
     d.set_item("hidden", trained.net.hidden())?;

@@ -1,9 +1,13 @@
 """Tests of ``rookery.train`` and what a trained net goes into: its losses, its file, a search, a
-match, the piece-square values, the time limit and the errors. Each run trains a small net on
-the first positions of the repository's held-out data set, in a few seconds."""
+match, the piece-square values, the time limit, the progress it tells and the errors. Each run
+trains a small net on the first positions of the repository's held-out data set, in a few
+seconds."""
 
+import dataclasses
+import math
 import os
 import pathlib
+import time
 
 import chess
 import pytest
@@ -110,6 +114,74 @@ def test_a_time_limit_ends_the_run_early():
     assert net.info.hidden == 8
 
 
+def test_progress_is_told_the_load_the_batches_and_each_epoch():
+    events = []
+    net = rookery.train(DATA, **dict(SMALL, hidden=8), progress=events.append)
+    assert all(isinstance(e, rookery.TrainProgress) for e in events)
+    loaded = events[0]
+    assert loaded.kind == "loaded" and [e.kind for e in events].count("loaded") == 1
+    assert (loaded.train_positions, loaded.validation_positions) == (
+        net.train_positions,
+        net.validation_positions,
+    )
+    assert loaded.validation_loss == net.initial_loss and loaded.train_loss is None
+    assert loaded.epoch == 0 and loaded.positions == 0 and loaded.seconds > 0
+    epochs = [e for e in events if e.kind == "epoch"]
+    assert [e.epoch for e in epochs] == [1, 2, 3]
+    assert [(e.train_loss, e.validation_loss) for e in epochs] == net.history
+    assert [e.positions for e in epochs] == [n * net.train_positions for n in (1, 2, 3)]
+    assert epochs[-1].positions == net.positions_seen and events[-1] is epochs[-1]
+    batches = [e for e in events if e.kind == "batch"]
+    # The first batch of each epoch is told, then about twice a second, and the last.
+    assert {e.epoch for e in batches} == {1, 2, 3}
+    for e in batches:
+        done = (e.epoch - 1) * net.train_positions
+        assert done < e.positions <= done + net.train_positions
+        assert math.isfinite(e.train_loss) and e.train_loss > 0 and e.validation_loss is None
+        assert e.positions_per_second > 0
+    # Each epoch's batches come before its end.
+    for b in batches:
+        assert events.index(b) < events.index(epochs[b.epoch - 1])
+    assert all(str(e) for e in events) and str(epochs[0]).startswith("epoch 1 done: ")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        loaded.epoch = 5
+
+
+class Enough(Exception):
+    pass
+
+
+@pytest.mark.parametrize("kind", ["loaded", "batch", "epoch"])
+def test_an_exception_in_progress_stops_the_run_and_is_raised(kind):
+    told = []
+    raised = Enough("no more")
+
+    def progress(p):
+        told.append(p.kind)
+        if p.kind == kind:
+            raise raised
+
+    start = time.perf_counter()
+    # Without the exception the run would go on for its 30 seconds.
+    with pytest.raises(Enough) as caught:
+        rookery.train(
+            DATA, hidden=8, epochs=100_000, positions=20_000, threads=1, batch=64, seconds=30,
+            progress=progress,
+        )
+    assert caught.value is raised
+    assert time.perf_counter() - start < 10
+    # Not called again once it raised.
+    assert told[-1] == kind and told.count(kind) == 1
+
+
+@pytest.mark.parametrize("progress", [3, "print", [print]])
+def test_a_progress_that_is_not_callable_is_a_value_error(progress):
+    with pytest.raises(ValueError, match="progress must be a callable"):
+        rookery.train(DATA, hidden=8, positions=20_000, progress=progress)
+    with pytest.raises(ValueError, match="progress must be a callable"):
+        rookery._native.train([str(DATA)], hidden=8, positions=20_000, progress=progress)
+
+
 @pytest.mark.parametrize(
     "kwargs, words",
     [
@@ -141,9 +213,10 @@ def test_bad_data_is_a_value_error(tmp_path):
         rookery.train(junk, positions=20_000)
 
 
-def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt():
+@pytest.mark.parametrize("progress", ["", ", progress=lambda p: None"])
+def test_ctrl_c_stops_a_run_and_raises_keyboard_interrupt(progress):
     # Past the loading (about a second), into the epochs.
-    call = f"rookery.train({str(DATA)!r}, hidden=8, epochs=100_000, positions=50_000, threads=1)"
+    call = f"rookery.train({str(DATA)!r}, hidden=8, epochs=100_000, positions=50_000, threads=1{progress})"
     out = interrupt(call, wait=3, timeout=30)
     assert out.startswith("interrupted after"), out
     assert float(out.split()[2]) < 8.0
