@@ -435,52 +435,51 @@ fn report_dict<'py>(
     let d = PyDict::new(py);
     d.set_item("train_positions", split.0)?;
     d.set_item("validation_positions", split.1)?;
-    let none = None::<f64>;
-    match *report {
+    // kind, epoch, positions, training loss, validation loss, positions a second, seconds.
+    let (kind, epoch, positions, train_loss, validation_loss, rate, seconds) = match *report {
         Report::Loaded {
             seconds,
             initial_loss,
             ..
-        } => {
-            d.set_item("kind", "loaded")?;
-            d.set_item("epoch", 0)?;
-            d.set_item("positions", 0)?;
-            d.set_item("train_loss", none)?;
-            d.set_item("validation_loss", initial_loss)?;
-            d.set_item("positions_per_second", none)?;
-            d.set_item("seconds", seconds)?;
-        }
+        } => ("loaded", 0, 0, None, Some(initial_loss), None, seconds),
         Report::Batch {
             epoch,
             positions,
             loss,
             positions_per_second,
             seconds,
-        } => {
-            d.set_item("kind", "batch")?;
-            d.set_item("epoch", epoch)?;
-            d.set_item("positions", positions)?;
-            d.set_item("train_loss", loss)?;
-            d.set_item("validation_loss", none)?;
-            d.set_item("positions_per_second", positions_per_second)?;
-            d.set_item("seconds", seconds)?;
-        }
+        } => (
+            "batch",
+            epoch,
+            positions,
+            Some(loss),
+            None,
+            Some(positions_per_second),
+            seconds,
+        ),
         Report::Epoch {
             epoch,
             positions,
             train_loss,
             validation_loss,
             seconds,
-        } => {
-            d.set_item("kind", "epoch")?;
-            d.set_item("epoch", epoch)?;
-            d.set_item("positions", positions)?;
-            d.set_item("train_loss", train_loss)?;
-            d.set_item("validation_loss", validation_loss)?;
-            d.set_item("positions_per_second", none)?;
-            d.set_item("seconds", seconds)?;
-        }
-    }
+        } => (
+            "epoch",
+            epoch,
+            positions,
+            Some(train_loss),
+            Some(validation_loss),
+            None,
+            seconds,
+        ),
+    };
+    d.set_item("kind", kind)?;
+    d.set_item("epoch", epoch)?;
+    d.set_item("positions", positions)?;
+    d.set_item("train_loss", train_loss)?;
+    d.set_item("validation_loss", validation_loss)?;
+    d.set_item("positions_per_second", rate)?;
+    d.set_item("seconds", seconds)?;
     Ok(d)
 }
 
