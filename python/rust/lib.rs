@@ -351,35 +351,26 @@ fn net_info(net: Option<String>) -> PyResult<(String, usize, usize, String)> {
 }
 
 /// What a training run told, sent from its thread to the one that calls `progress`: the
-/// figures of a `live::Event`, without the net.
-enum Report {
-    Loaded {
-        train: usize,
-        validation: usize,
-        seconds: f64,
-        initial_loss: f32,
-    },
-    Batch {
-        epoch: usize,
-        positions: u64,
-        loss: f32,
-        positions_per_second: f64,
-        seconds: f64,
-    },
-    Epoch {
-        epoch: usize,
-        positions: u64,
-        train_loss: f32,
-        validation_loss: f32,
-        seconds: f64,
-    },
+/// figures of a `live::Event`, without the net, as the dict `progress` is called with has them
+/// (a loss or speed the event does not measure is `None`).
+struct Report {
+    kind: &'static str,
+    epoch: usize,
+    /// Positions trained on so far over the whole run.
+    positions: u64,
+    train_loss: Option<f32>,
+    validation_loss: Option<f32>,
+    positions_per_second: Option<f64>,
+    seconds: f64,
+    /// The training and validation positions (known from the first event on).
+    split: (usize, usize),
 }
 
 /// Turns a run's events into `Report`s: the positions trained on so far over the whole run
 /// (a batch's event counts the batches done in its epoch), and its seconds of training.
 struct Reporter {
     batch: usize,
-    train: usize,
+    split: (usize, usize),
     /// Positions trained on in the epochs done.
     done: u64,
     started: std::time::Instant,
@@ -387,39 +378,48 @@ struct Reporter {
 
 impl Reporter {
     fn report(&mut self, event: &live::Event) -> Report {
-        match event {
+        let (kind, epoch, positions, train_loss, validation_loss, rate, seconds) = match event {
             live::Event::Loaded {
                 train,
                 validation,
                 seconds,
                 initial_loss,
             } => {
-                self.train = *train;
+                self.split = (*train, *validation);
                 self.started = std::time::Instant::now();
-                Report::Loaded {
-                    train: *train,
-                    validation: *validation,
-                    seconds: *seconds,
-                    initial_loss: *initial_loss,
-                }
+                ("loaded", 0, 0, None, Some(*initial_loss), None, *seconds)
             }
-            live::Event::Batch(p) => Report::Batch {
-                epoch: p.epoch,
-                positions: self.done + p.batch.saturating_mul(self.batch).min(self.train) as u64,
-                loss: p.loss,
-                positions_per_second: p.positions_per_second,
-                seconds: self.started.elapsed().as_secs_f64(),
-            },
+            live::Event::Batch(p) => (
+                "batch",
+                p.epoch,
+                self.done + p.batch.saturating_mul(self.batch).min(self.split.0) as u64,
+                Some(p.loss),
+                None,
+                Some(p.positions_per_second),
+                self.started.elapsed().as_secs_f64(),
+            ),
             live::Event::Epoch(r) => {
                 self.done = r.positions;
-                Report::Epoch {
-                    epoch: r.epoch,
-                    positions: r.positions,
-                    train_loss: r.train_loss,
-                    validation_loss: r.validation_loss,
-                    seconds: r.seconds,
-                }
+                (
+                    "epoch",
+                    r.epoch,
+                    r.positions,
+                    Some(r.train_loss),
+                    Some(r.validation_loss),
+                    None,
+                    r.seconds,
+                )
             }
+        };
+        Report {
+            kind,
+            epoch,
+            positions,
+            train_loss,
+            validation_loss,
+            positions_per_second: rate,
+            seconds,
+            split: self.split,
         }
     }
 }
@@ -427,59 +427,17 @@ impl Reporter {
 /// A report as the dict `progress` is called with: the event's `kind`, the split, the epoch,
 /// the positions trained on so far, the losses known at that point (`None` for the others) and
 /// the seconds.
-fn report_dict<'py>(
-    py: Python<'py>,
-    report: &Report,
-    split: (usize, usize),
-) -> PyResult<Bound<'py, PyDict>> {
+fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("train_positions", split.0)?;
-    d.set_item("validation_positions", split.1)?;
-    // kind, epoch, positions, training loss, validation loss, positions a second, seconds.
-    let (kind, epoch, positions, train_loss, validation_loss, rate, seconds) = match *report {
-        Report::Loaded {
-            seconds,
-            initial_loss,
-            ..
-        } => ("loaded", 0, 0, None, Some(initial_loss), None, seconds),
-        Report::Batch {
-            epoch,
-            positions,
-            loss,
-            positions_per_second,
-            seconds,
-        } => (
-            "batch",
-            epoch,
-            positions,
-            Some(loss),
-            None,
-            Some(positions_per_second),
-            seconds,
-        ),
-        Report::Epoch {
-            epoch,
-            positions,
-            train_loss,
-            validation_loss,
-            seconds,
-        } => (
-            "epoch",
-            epoch,
-            positions,
-            Some(train_loss),
-            Some(validation_loss),
-            None,
-            seconds,
-        ),
-    };
-    d.set_item("kind", kind)?;
-    d.set_item("epoch", epoch)?;
-    d.set_item("positions", positions)?;
-    d.set_item("train_loss", train_loss)?;
-    d.set_item("validation_loss", validation_loss)?;
-    d.set_item("positions_per_second", rate)?;
-    d.set_item("seconds", seconds)?;
+    d.set_item("train_positions", r.split.0)?;
+    d.set_item("validation_positions", r.split.1)?;
+    d.set_item("kind", r.kind)?;
+    d.set_item("epoch", r.epoch)?;
+    d.set_item("positions", r.positions)?;
+    d.set_item("train_loss", r.train_loss)?;
+    d.set_item("validation_loss", r.validation_loss)?;
+    d.set_item("positions_per_second", r.positions_per_second)?;
+    d.set_item("seconds", r.seconds)?;
     Ok(d)
 }
 
@@ -541,7 +499,7 @@ fn train<'py>(
     let tell = progress.is_some();
     let mut reporter = Reporter {
         batch,
-        train: 0,
+        split: (0, 0),
         done: 0,
         started: std::time::Instant::now(),
     };
@@ -553,19 +511,12 @@ fn train<'py>(
             }
         })
     };
-    let mut split = (0, 0);
     let poll = |py: Python<'_>| -> PyResult<()> {
         let Some(callback) = &progress else {
             return Ok(());
         };
         for report in reports.try_iter() {
-            if let Report::Loaded {
-                train, validation, ..
-            } = report
-            {
-                split = (train, validation);
-            }
-            callback.call1((report_dict(py, &report, split)?,))?;
+            callback.call1((report_dict(py, &report)?,))?;
         }
         Ok(())
     };
