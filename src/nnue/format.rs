@@ -368,7 +368,7 @@ mod tests {
                 assert!(layout.describe().starts_with(&format!("{name}: mirrored")));
             }
         }
-        // The built-in net (the seventh generation) is mirrored, so its file is of the version
+        // The built-in net is mirrored, so its file is of the version
         // that records the layout, and it reads back with that layout.
         let default = Network::default_net();
         assert_eq!(*default.layout(), InputLayout::preset("mirror").unwrap());

@@ -468,7 +468,7 @@ pub(crate) mod tests {
                 }
             }
         }
-        // The built-in net is mirrored (the seventh generation), and its architecture says so.
+        // The built-in net is mirrored, and its architecture says so.
         let default = Network::default_net();
         assert!(!default.layout().is_plain());
         assert!(

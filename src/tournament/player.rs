@@ -836,10 +836,22 @@ mod tests {
     fn an_internal_player_searches_with_the_net_its_eval_file_names() {
         let plain = score(&internal("rookery", &[]));
         let default = score(&internal("rookery", &[("EvalFile", "nets/default.nnue")]));
+        // Another net: a small random one, written where the player can load it.
+        let net = crate::train::FloatNet::new(
+            16,
+            crate::nnue::Activation::SCReLU,
+            1,
+            crate::nnue::InputLayout::preset("plain").unwrap(),
+            7,
+        )
+        .quantise("a random test net".into());
+        let path = std::env::temp_dir().join(format!("rookery-player-{}.nnue", std::process::id()));
+        std::fs::write(&path, net.to_bytes()).unwrap();
         let other = score(&internal(
             "rookery",
-            &[("evalfile", "nets/candidates/gen8-m512.nnue")],
+            &[("evalfile", path.to_str().unwrap())],
         ));
+        std::fs::remove_file(&path).unwrap();
         assert_eq!(plain, default, "the built-in net is nets/default.nnue");
         assert_ne!(plain, other, "another net scores the position otherwise");
         assert!(other.is_some());
