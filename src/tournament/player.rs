@@ -837,14 +837,7 @@ mod tests {
         let plain = score(&internal("rookery", &[]));
         let default = score(&internal("rookery", &[("EvalFile", "nets/default.nnue")]));
         // Another net: a small random one, written where the player can load it.
-        let net = crate::train::FloatNet::new(
-            16,
-            crate::nnue::Activation::SCReLU,
-            1,
-            crate::nnue::InputLayout::preset("plain").unwrap(),
-            7,
-        )
-        .quantise("a random test net".into());
+        let net = crate::nnue::tests::random_net(16, crate::nnue::Activation::SCReLU);
         let path = std::env::temp_dir().join(format!("rookery-player-{}.nnue", std::process::id()));
         std::fs::write(&path, net.to_bytes()).unwrap();
         let other = score(&internal(
