@@ -455,6 +455,14 @@ pub enum TrainProblem {
     Layout(LayoutProblem),
     /// A factoriser flag other than 0 or 1.
     Factoriser(u8),
+    /// Deep layers of sizes no net has, after a hidden layer of `hidden` (the second deep layer
+    /// takes 1 to `max_l2`).
+    Head {
+        hidden: usize,
+        l1: usize,
+        l2: usize,
+        max_l2: usize,
+    },
 }
 
 impl fmt::Display for TrainProblem {
@@ -469,6 +477,16 @@ impl fmt::Display for TrainProblem {
             TrainProblem::Buckets(b) => write!(f, "{b} output buckets (1, 2, 4 or 8)"),
             TrainProblem::Activation(c) => write!(f, "unknown activation code {c}"),
             TrainProblem::Layout(problem) => write!(f, "unsupported input layout: {problem}"),
+            TrainProblem::Head {
+                hidden,
+                l1,
+                l2,
+                max_l2,
+            } => write!(
+                f,
+                "deep layers of {l1} and {l2} after a hidden layer of {hidden} (a multiple of 8; \
+                 the first deep layer 8, 16, 24 or 32, the second 1 to {max_l2})"
+            ),
             TrainProblem::Factoriser(v) => write!(f, "a factoriser flag of {v} (0 or 1)"),
         }
     }

@@ -688,13 +688,30 @@ fn engine_games_in_pgn_become_records_that_train_a_net() {
     }
 }
 
-/// `train --inputs mirror-kb4`: a net of king buckets and mirroring trains from records, loads
-/// with its layout, says it, and the engine searches with it; a resumed run with another layout,
-/// mirror images with a mirrored layout and an unknown layout are each refused in one line.
-#[test]
-fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
+/// `rookery train` on `data` into `net`, small and quick (batches of 128, one thread, a
+/// learning rate of 0.005), with the options `more`.
+fn train_small(data: &str, net: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "train",
+        "--data",
+        data,
+        "--out",
+        net,
+        "--batch",
+        "128",
+        "--threads",
+        "1",
+        "--lr",
+        "0.005",
+    ];
+    args.extend_from_slice(more);
+    rookery(&args)
+}
+
+/// Records of the perft suite's positions and those a move below, scored by material, in a
+/// file `name` of the test's temporary directory.
+fn material_records(name: &str) -> String {
     use shakmaty::Position;
-    // The perft suite's positions and those a move below, scored by material.
     let values = [100, 300, 300, 500, 900, 0];
     let mut records = Vec::new();
     for line in include_str!("data/standard.epd").lines() {
@@ -718,28 +735,106 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
         }
     }
     assert!(records.len() > 1000, "{}", records.len());
-    let data = temp("layout-data.bin");
+    let data = temp(name);
     std::fs::write(&data, rookery::data::records_to_bytes(&records)).unwrap();
+    data
+}
+
+/// `train --layers L1,L2`: a net with a deep head trains from records, is written in the net
+/// file's newest version, loads with its head and says it, and the engine searches with it;
+/// sizes the format does not allow and a resumed run with other sizes are each refused in one
+/// line, and the net stays as it was.
+#[test]
+fn a_net_with_a_deep_head_trains_loads_and_plays() {
+    let data = material_records("deep-data.bin");
+    let net = temp("deep.nnue");
+    let train = |more: &[&str]| train_small(&data, &net, &[&["--buckets", "2"], more].concat());
+    let o = train(&["--epochs", "2", "--hidden", "32", "--layers", "8,4"]);
+    assert_ok_saying(&o, "(768 -> 32) x 2 -> 8 -> 4 -> 1");
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(&bytes[4..8], &4u32.to_le_bytes());
+    let loaded = Network::load(&net).unwrap();
+    assert_eq!(
+        loaded.architecture(),
+        "(768 -> 32) x 2 -> 8 -> 4 -> 1 x 2 buckets, SCReLU"
+    );
+    assert!(
+        loaded.provenance.contains("deep layers: 8, 4"),
+        "{}",
+        loaded.provenance
+    );
+    let ckpt = format!("{net}.ckpt");
+    for (more, says) in [
+        (
+            vec!["--epochs", "1", "--hidden", "32", "--layers", "12,4"],
+            "--layers 12,4 with --hidden 32: deep layers of 12 and 4",
+        ),
+        (
+            vec!["--epochs", "1", "--hidden", "20", "--layers", "8,4"],
+            "--layers 8,4 with --hidden 20",
+        ),
+        (
+            vec!["--epochs", "1", "--hidden", "32", "--layers", "8"],
+            "--layers takes two sizes, L1,L2",
+        ),
+        (
+            vec![
+                "--epochs", "3", "--hidden", "32", "--layers", "16,4", "--resume", &ckpt,
+            ],
+            "deep layers 8,4), not 32 (SCReLU, 2 output buckets, inputs plain, deep layers 16,4)",
+        ),
+        (
+            vec!["--epochs", "3", "--hidden", "32", "--resume", &ckpt],
+            "deep layers 8,4), not 32 (SCReLU, 2 output buckets, inputs plain)",
+        ),
+    ] {
+        refused_in_one_line(&train(&more), &more, says);
+    }
+    assert_eq!(std::fs::read(&net).unwrap(), bytes);
+    let o = train(&[
+        "--epochs", "3", "--hidden", "32", "--layers", "8,4", "--resume", &ckpt,
+    ]);
+    assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
+    // The engine loads it over UCI, names its head, and plays with it.
+    plays_over_uci(&net, "x 2 -> 8 -> 4 -> 1");
+}
+
+/// The engine loads `net` by `EvalFile`, says `says` in its `eval`, and plays a legal move
+/// with it.
+fn plays_over_uci(net: &str, says: &str) {
+    let out = uci(&format!(
+        "setoption name EvalFile value {net}\neval\nposition startpos moves e2e4 e7e5 e1e2\n\
+         go depth 7\nisready\nquit\n"
+    ));
+    assert!(out.contains(says), "{out}");
+    assert!(
+        out.contains("bestmove ") && !out.contains("bestmove 0000"),
+        "{out}"
+    );
+}
+
+/// A training run refused in one line (`error: ...`, saying `says`), exit 2: a resumed run
+/// says what it loaded before it reads the checkpoint, so the error is the last line.
+fn refused_in_one_line(o: &std::process::Output, more: &[&str], says: &str) {
+    let err = common::cli::stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{more:?}: {}", text(o));
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        err.trim_end().ends_with(errors[0]) && errors[0].contains(says),
+        "{err}"
+    );
+}
+
+/// `train --inputs mirror-kb4`: a net of king buckets and mirroring trains from records, loads
+/// with its layout, says it, and the engine searches with it; a resumed run with another layout,
+/// mirror images with a mirrored layout and an unknown layout are each refused in one line.
+#[test]
+fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
+    use shakmaty::Position;
+    let data = material_records("layout-data.bin");
     let net = temp("kb4.nnue");
-    let train = |more: &[&str]| {
-        let mut args = vec![
-            "train",
-            "--data",
-            &data,
-            "--out",
-            &net,
-            "--hidden",
-            "16",
-            "--batch",
-            "128",
-            "--threads",
-            "1",
-            "--lr",
-            "0.005",
-        ];
-        args.extend_from_slice(more);
-        rookery(&args)
-    };
+    let train = |more: &[&str]| train_small(&data, &net, &[&["--hidden", "16"], more].concat());
     let o = train(&["--epochs", "2", "--inputs", "mirror-kb4"]);
     assert_ok_saying(&o, "inputs mirror-kb4: mirrored, 4 king buckets");
     let loaded = Network::load(&net).unwrap();
@@ -801,16 +896,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
             "inputs mirror-kb4: mirrored, 4 king buckets), not 16 (SCReLU, 1 output buckets, inputs mirror-kb4: mirrored, 4 king buckets, factorised)",
         ),
     ] {
-        let o = train(&more);
-        let err = common::cli::stderr(&o);
-        assert_eq!(o.status.code(), Some(2), "{more:?}: {}", text(&o));
-        // (A resumed run has said what it loaded before it reads the checkpoint.)
-        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
-        assert_eq!(errors.len(), 1, "{err}");
-        assert!(
-            err.trim_end().ends_with(errors[0]) && errors[0].contains(says),
-            "{err}"
-        );
+        refused_in_one_line(&train(&more), &more, says);
     }
     assert_eq!(std::fs::read(&net).unwrap(), before);
     // The same layout goes on.
@@ -842,15 +928,7 @@ fn a_net_with_king_buckets_and_mirroring_trains_loads_and_plays() {
     assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
 
     // The engine loads it over UCI, names its layout, and plays with it.
-    let out = uci(&format!(
-        "setoption name EvalFile value {net}\neval\nposition startpos moves e2e4 e7e5 e1e2\n\
-         go depth 7\nisready\nquit\n"
-    ));
-    assert!(out.contains("inputs mirror-kb4"), "{out}");
-    assert!(
-        out.contains("bestmove ") && !out.contains("bestmove 0000"),
-        "{out}"
-    );
+    plays_over_uci(&net, "inputs mirror-kb4");
 }
 
 #[test]

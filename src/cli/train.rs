@@ -8,7 +8,7 @@ use clap::Args;
 use crate::data::filter::Filter;
 use crate::error::Error;
 use crate::nnue::{Activation, InputLayout, LAYOUT_PRESETS};
-use crate::train::{self, Config, FloatNet, Trainer};
+use crate::train::{self, Config, Trainer};
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
@@ -48,6 +48,11 @@ pub struct TrainArgs {
     /// when the net is written)
     #[arg(long)]
     pub factorise: bool,
+    /// Small hidden layers after the feature transformer, in place of its output layer: `L1,L2`
+    /// neurons (a deep head, `(768 -> N) x 2 -> L1 -> L2 -> 1`; L1 8, 16, 24 or 32, L2 1 to 64,
+    /// N a multiple of 8), one for each output bucket
+    #[arg(long, value_name = "L1,L2")]
+    pub layers: Option<String>,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions a mini-batch
@@ -95,6 +100,22 @@ impl TrainArgs {
             skip_plies: self.skip_plies,
         }
     }
+}
+
+/// `--layers L1,L2` read and checked against a hidden layer of `hidden`.
+fn parse_layers(text: &str, hidden: usize) -> Result<(usize, usize), Error> {
+    let bad = || {
+        Error::Invalid(format!(
+            "--layers takes two sizes, L1,L2 (L1 8, 16, 24 or 32; L2 1 to {}): not '{text}'",
+            crate::nnue::deep::MAX_L2
+        ))
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    let l1: usize = a.trim().parse().map_err(|_| bad())?;
+    let l2: usize = b.trim().parse().map_err(|_| bad())?;
+    crate::nnue::deep::check_shape(hidden, l1, l2)
+        .map_err(|e| Error::Invalid(format!("--layers {text} with --hidden {hidden}: {e}")))?;
+    Ok((l1, l2))
 }
 
 fn default_hidden(positions: usize) -> usize {
@@ -196,11 +217,17 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             crate::nnue::MAX_HIDDEN
         )));
     }
+    let head = args
+        .layers
+        .as_deref()
+        .map(|text| parse_layers(text, hidden))
+        .transpose()?;
     let cfg = Config {
         hidden,
         activation,
         buckets: args.buckets,
         layout,
+        head,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -214,7 +241,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     let train_s = train::samples(&train_r, &layout, cfg.wdl);
     let val_s = train::samples(&val_r, &layout, cfg.wdl);
     eprintln!(
-        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> 1, {} output bucket(s), {}, inputs {}{}, {threads} threads",
+        "{} training and {} validation positions loaded in {:.1} s; ({} -> {hidden}) x 2 -> {}1, {} output bucket(s), {}, inputs {}{}, {threads} threads",
         train_s.len(),
         val_s.len(),
         t0.elapsed().as_secs_f64(),
@@ -222,6 +249,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             1 => crate::nnue::INPUTS.to_string(),
             k => format!("{} x {k}", crate::nnue::INPUTS),
         },
+        head.map_or(String::new(), |(l1, l2)| format!("{l1} -> {l2} -> ")),
         cfg.buckets,
         activation.name(),
         layout.describe(),
@@ -238,26 +266,32 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
                 || t.net.buckets != cfg.buckets
                 || t.net.layout != layout
                 || t.net.factorised != args.factorise
+                || t.net.head != head
             {
                 let factorised = |f: bool| if f { ", factorised" } else { "" };
+                let deep = |h: Option<(usize, usize)>| {
+                    h.map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}"))
+                };
                 return Err(Error::Invalid(format!(
-                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}{}), not {hidden} ({}, {} output buckets, inputs {}{})",
+                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}{}{}), not {hidden} ({}, {} output buckets, inputs {}{}{})",
                     t.net.hidden,
                     t.net.activation.name(),
                     t.net.buckets,
                     t.net.layout.describe(),
                     factorised(t.net.factorised),
+                    deep(t.net.head),
                     activation.name(),
                     cfg.buckets,
                     layout.describe(),
-                    factorised(args.factorise)
+                    factorised(args.factorise),
+                    deep(head)
                 )));
             }
             eprintln!("going on from epoch {} of {path}", t.epoch);
             t
         }
         None => {
-            let net = FloatNet::new(hidden, activation, cfg.buckets, layout, args.seed);
+            let net = cfg.new_net(args.seed);
             Trainer::new(if args.factorise { net.factorise() } else { net })
         }
     };
@@ -307,12 +341,15 @@ fn write_outputs(
 ) -> Result<(), Error> {
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}{}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
         t.epoch,
         cfg.hidden,
+        cfg.head.map_or(String::new(), |(l1, l2)| format!(
+            "\ndeep layers: {l1}, {l2}"
+        )),
         cfg.buckets,
         cfg.layout.describe(),
         if t.net.factorised {

@@ -54,7 +54,7 @@ macro_rules! numbers {
     )*};
 }
 
-numbers!(u8, u16, u32, u64, i16, i32, f32);
+numbers!(u8, i8, u16, u32, u64, i16, i32, f32);
 
 /// Reads a format's fields in order from a byte slice. Positions count from the slice's start,
 /// in a reader made by [`Reader::sub`] too, so an error names the byte of the whole file.

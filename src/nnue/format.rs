@@ -2,29 +2,35 @@
 //! command, commit), the weights (little-endian) and a checksum of all before it.
 //!
 //! Reading checks everything, so a file that is not a net, of another version or architecture,
-//! cut short or damaged is an error that names which. Version 3 adds the input layout (a mirror
-//! flag and the 64-entry king bucket table); version 2 added the number of output buckets.
-//! Files of versions 1 and 2 still read, with the plain layout. The built-in net is read from the
-//! same bytes, once, on first use.
+//! cut short or damaged is an error that names which. Version 4 adds the deep head (`deep.rs`:
+//! two small layers after the feature transformer, in place of the output layer); version 3
+//! added the input layout (a mirror flag and the 64-entry king bucket table), version 2 the
+//! number of output buckets. A net is written in the oldest version that holds it (3 without a
+//! deep head, 4 with one), and files of every version still read, versions 1 and 2 with the
+//! plain layout. The built-in net is read from the same bytes, once, on first use.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 4 | `RKNN` |
-//! | 4 | version (3) |
+//! | 4 | version (3, or 4 with a deep head) |
 //! | 4 | inputs a king bucket (768) |
 //! | 4 | hidden neurons `N` (1 to 1,024) |
 //! | 1 | activation (0 CReLU, 1 SCReLU) |
 //! | 4 | output buckets `B` (1, 2, 4, 8; from version 2) |
 //! | 1 | mirror flag (0 or 1; from version 3) |
 //! | 64 | king bucket of each square a1..h8, seen from the perspective's side (from version 3) |
+//! | 4, 4, 2 | the deep layers `L1`, `L2` and the first one's weight scale `QL1` (version 4) |
 //! | 2, 2, 4 | QA, QB, scale |
 //! | 4 + n | provenance: its length, then UTF-8 text |
-//! | 2 each | feature weights (`768 * K` rows of `N`), feature biases (`N`), output weights (`2N` a bucket) |
-//! | 4 each | output biases (one a bucket) |
+//! | 2 each | feature weights (`768 * K` rows of `N`), feature biases (`N`) |
+//! | 2 each | without a deep head: output weights (`2N` a bucket) |
+//! | 4 each | without a deep head: output biases (one a bucket) |
+//! | 1, 4 each | with a deep head, for each bucket: the first layer's 8-bit weights (`2N * L1`, `Deep::w1`'s order), then 32-bit floats: its biases (`L1`), the second layer's weights (`L1 * L2`) and biases (`L2`), the output weights (`L2`) and bias (1) |
 //! | 8 | checksum (FNV-1a) of all before it |
 
 use std::sync::Arc;
 
+use super::deep::{self, Deep, QL1};
 use super::{
     Activation, INPUTS, InputLayout, Layer, MAX_HIDDEN, Network, QA, QB, SCALE, valid_buckets,
 };
@@ -38,9 +44,11 @@ pub use crate::core::bytes::checksum;
 /// it is read.
 pub const MAX_NET_FILE: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RKNN";
-/// Version 3 adds the input layout, version 2 the number of output buckets; versions 1 and 2
-/// still read.
-const VERSION: u32 = 3;
+/// Version 4 adds the deep head, version 3 the input layout, version 2 the number of output
+/// buckets; every older version still reads.
+const VERSION: u32 = 4;
+/// The version a net without a deep head is written in.
+const VERSION_SHALLOW: u32 = 3;
 
 const _: () = assert!(
     (2 * INPUTS * super::MAX_KING_BUCKETS * MAX_HIDDEN + 8 * 4 * MAX_HIDDEN + (1 << 16)) as u64
@@ -117,13 +125,22 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + 2 * self.ft_weights.len());
         out.extend_from_slice(MAGIC);
-        out.put(VERSION);
+        out.put(if self.deep.is_some() {
+            VERSION
+        } else {
+            VERSION_SHALLOW
+        });
         out.put(INPUTS as u32);
         out.put(self.hidden as u32);
         out.put(self.activation.code());
         out.put(self.buckets as u32);
         out.put(u8::from(self.layout.mirror()));
         out.extend_from_slice(self.layout.king_buckets());
+        if let Some(d) = &self.deep {
+            out.put(d.l1 as u32);
+            out.put(d.l2 as u32);
+            out.put(QL1 as u16);
+        }
         out.put(QA as u16);
         out.put(QB as u16);
         out.put(SCALE as u32);
@@ -140,6 +157,25 @@ impl Network {
         }
         for &b in self.out_bias.iter() {
             out.put(b);
+        }
+        if let Some(d) = &self.deep {
+            let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes(self.hidden, d.l1, d.l2);
+            for b in 0..d.buckets {
+                for &w in &d.w1[n1 * b..n1 * (b + 1)] {
+                    out.put(w);
+                }
+                for (v, n) in [
+                    (&d.b1, nb1),
+                    (&d.w2, n2),
+                    (&d.b2, nb2),
+                    (&d.w3, n3),
+                    (&d.b3, nb3),
+                ] {
+                    for &x in &v[n * b..n * (b + 1)] {
+                        out.put(x);
+                    }
+                }
+            }
         }
         seal(&mut out);
         out
@@ -182,6 +218,21 @@ impl Network {
         } else {
             InputLayout::PLAIN
         };
+        let head = if version >= 4 {
+            let l1 = r.read::<u32>("the first deep layer").map_err(short)? as usize;
+            let l2 = r.read::<u32>("the second deep layer").map_err(short)? as usize;
+            let ql1: u16 = r.read("QL1").map_err(short)?;
+            if i32::from(ql1) != QL1 {
+                return Err(NetProblem::Architecture {
+                    found: format!("QL1 {ql1}"),
+                    supported: format!("QL1 {QL1}"),
+                });
+            }
+            deep::check_shape(hidden, l1, l2)?;
+            Some((l1, l2))
+        } else {
+            None
+        };
         let qa: u16 = r.read("QA").map_err(short)?;
         let qb: u16 = r.read("QB").map_err(short)?;
         let scale: u32 = r.read("the scale").map_err(short)?;
@@ -206,8 +257,20 @@ impl Network {
             Activation::from_code(activation).ok_or(NetProblem::Activation(activation))?;
         let prov_len = r.read::<u32>("the provenance's length").map_err(short)? as usize;
         let header = r.position();
-        let weights = layout.inputs() * hidden + hidden + 2 * hidden * buckets;
-        let expected = header + prov_len + 2 * weights + 4 * buckets + 8;
+        let (weights, tail) = match head {
+            None => (
+                layout.inputs() * hidden + hidden + 2 * hidden * buckets,
+                4 * buckets,
+            ),
+            Some((l1, l2)) => {
+                let [n1, rest @ ..] = Deep::sizes(hidden, l1, l2);
+                (
+                    layout.inputs() * hidden + hidden,
+                    buckets * (n1 + 4 * rest.iter().sum::<usize>()),
+                )
+            }
+        };
+        let expected = header + prov_len + 2 * weights + tail + 8;
         if prov_len > bytes.len() || bytes.len() < expected {
             return Err(NetProblem::CutShort);
         }
@@ -221,6 +284,25 @@ impl Network {
             String::from_utf8_lossy(r.take(prov_len, "the provenance").map_err(short)?)
                 .into_owned();
         let ft_and_out = r.read_n::<i16>(weights, "the weights").map_err(short)?;
+        if let Some((l1, l2)) = head {
+            let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes(hidden, l1, l2);
+            let mut w1 = Vec::with_capacity(n1 * buckets);
+            let mut floats: [Vec<f32>; 5] = Default::default();
+            for _ in 0..buckets {
+                w1.extend(r.read_n::<i8>(n1, "the deep weights").map_err(short)?);
+                for (v, n) in floats.iter_mut().zip([nb1, n2, nb2, n3, nb3]) {
+                    v.extend(r.read_n::<f32>(n, "the deep weights").map_err(short)?);
+                }
+            }
+            let [b1, w2, b2, w3, b3] = floats;
+            let deep = Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?;
+            let ft_bias = ft_and_out[layout.inputs() * hidden..].to_vec();
+            let mut ft_weights = ft_and_out;
+            ft_weights.truncate(layout.inputs() * hidden);
+            return Network::from_deep_parts(
+                activation, layout, ft_weights, ft_bias, deep, provenance,
+            );
+        }
         // The output biases close the body, after the 16-bit layers.
         let out_bias = r
             .read_n::<i32>(buckets, "the output biases")
@@ -252,7 +334,9 @@ impl Network {
 mod tests {
     use super::*;
     use crate::nnue::MAX_OUT_WEIGHT;
-    use crate::nnue::tests::{presets, random_bucketed_net, random_layout_net, random_net};
+    use crate::nnue::tests::{
+        presets, random_bucketed_net, random_deep_net, random_layout_net, random_net,
+    };
     use shakmaty::{Color, Position};
 
     /// The bytes of a file of an older `version` (1: one output layer, no bucket count; 2: no
@@ -440,6 +524,61 @@ mod tests {
         }
         let err = Network::load("/no/such/net.nnue").unwrap_err().to_string();
         assert!(err.starts_with("/no/such/net.nnue"), "{err}");
+    }
+
+    /// A net with a deep head is written as version 4 (one without, as version 3, which older
+    /// builds read) and reads back whole in every layout; its sizes, scale and weights are
+    /// checked as the other fields are.
+    #[test]
+    fn a_deep_head_reads_back_and_its_damage_is_named() {
+        assert_eq!(
+            &random_net(16, Activation::SCReLU).to_bytes()[4..8],
+            &3u32.to_le_bytes()
+        );
+        for layout in presets() {
+            for (buckets, head) in [(1, (8, 1)), (8, (16, 32)), (2, (32, 64))] {
+                let net = random_deep_net(24, Activation::SCReLU, buckets, layout, head);
+                let bytes = net.to_bytes();
+                assert_eq!(&bytes[4..8], &4u32.to_le_bytes());
+                let back = Network::from_bytes(&bytes).unwrap();
+                assert_eq!(back, net);
+                assert!(
+                    back.architecture()
+                        .contains(&format!("x 2 -> {} -> {} -> 1", head.0, head.1)),
+                    "{}",
+                    back.architecture()
+                );
+            }
+        }
+        let net = random_deep_net(16, Activation::CReLU, 2, InputLayout::PLAIN, (8, 4));
+        let bytes = net.to_bytes();
+        let e = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        // After the layout (byte 86): L1, L2, QL1.
+        assert!(e(&resealed(&bytes, |b| b[86] = 12)).contains("deep layers of 12 and 4"));
+        assert!(e(&resealed(&bytes, |b| b[90] = 0)).contains("deep layers of 8 and 0"));
+        assert!(e(&resealed(&bytes, |b| b[94] = 32)).contains("QL1 32"));
+        // The last float, the output bias of the second bucket, as not a number.
+        let nan = resealed(&bytes, |b| {
+            let at = b.len() - 4;
+            b[at..].copy_from_slice(&f32::NAN.to_le_bytes());
+        });
+        assert!(e(&nan).contains("finite"), "{}", e(&nan));
+        // An 8-bit weight of -128 (the first of the first bucket, after the 16-bit layers).
+        let prov = net.provenance.len();
+        let w1 = 96 + 2 + 2 + 4 + 4 + prov + 2 * (INPUTS * 16 + 16);
+        assert!(e(&resealed(&bytes, |b| b[w1] = 0x80)).contains("-128"));
+        for cut in [90, 95, w1, w1 + 100, bytes.len() - 9] {
+            assert_eq!(
+                e(&bytes[..cut]),
+                "the net file is cut short",
+                "cut at {cut}"
+            );
+        }
+        // A deep head on a hidden layer that is not a multiple of 8.
+        let mut odd = resealed(&bytes, |b| b[12..16].copy_from_slice(&12u32.to_le_bytes()));
+        assert!(e(&odd).contains("multiple of 8"), "{}", e(&odd));
+        odd.push(0);
+        assert!(e(&odd).contains("multiple of 8") || e(&odd).contains("after its end"));
     }
 
     #[test]

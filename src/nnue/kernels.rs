@@ -155,6 +155,9 @@ impl Network {
             Color::Black => (&acc.v[1][..h], &acc.v[0][..h]),
         };
         let b = bucket(pieces, self.buckets);
+        if let Some(deep) = &self.deep {
+            return deep.evaluate(k, self.activation, us, them, b);
+        }
         let (w_us, w_them) = self.out_weights[2 * h * b..2 * h * (b + 1)].split_at(h);
         let bias = i64::from(self.out_bias[b]);
         let out = match self.activation {
@@ -185,8 +188,8 @@ mod tests {
 
     /// Every kernel this CPU runs works out the same accumulators and scores as the portable
     /// loops for whole nets (a width with a tail after the vectors, and a usual one; both
-    /// activations; output buckets): from scratch on every perft position, and updated by each
-    /// of its moves.
+    /// activations; output buckets; deep heads): from scratch on every perft position, and
+    /// updated by each of its moves.
     #[test]
     fn each_kernel_scores_whole_nets_as_the_portable_loops_do() {
         use crate::nnue::simd::Simd;
@@ -194,8 +197,38 @@ mod tests {
         let portable = Kernel::new(Simd::Portable).unwrap();
         let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
         let mut checked = 0;
-        for (hidden, activation) in [(40, Activation::SCReLU), (256, Activation::CReLU)] {
-            let net = random_bucketed_net(hidden, activation, 8);
+        let deep = |hidden, activation, head| {
+            crate::nnue::tests::random_deep_net(
+                hidden,
+                activation,
+                8,
+                crate::nnue::InputLayout::PLAIN,
+                head,
+            )
+        };
+        for (hidden, _, net) in [
+            (
+                40,
+                Activation::SCReLU,
+                random_bucketed_net(40, Activation::SCReLU, 8),
+            ),
+            (
+                256,
+                Activation::CReLU,
+                random_bucketed_net(256, Activation::CReLU, 8),
+            ),
+            (40, Activation::SCReLU, deep(40, Activation::SCReLU, (8, 3))),
+            (
+                256,
+                Activation::CReLU,
+                deep(256, Activation::CReLU, (32, 32)),
+            ),
+            (
+                512,
+                Activation::SCReLU,
+                deep(512, Activation::SCReLU, (16, 32)),
+            ),
+        ] {
             for (fen, pos) in positions() {
                 let mut want = Accumulator::new();
                 net.refresh_in(portable, pos.board(), &mut want);

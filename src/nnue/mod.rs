@@ -35,12 +35,14 @@
 //! needs is re-exported here.
 
 mod accumulator;
+pub mod deep;
 mod format;
 mod kernels;
 mod layout;
 pub mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, Delta};
+pub use deep::Deep;
 pub use format::{MAX_NET_FILE, checksum};
 pub use layout::{InputLayout, LAYOUT_PRESETS, MAX_KING_BUCKETS, Orientation, king_square};
 
@@ -53,6 +55,8 @@ use simd::Aligned;
 pub const INPUTS: usize = 768;
 /// The widest hidden layer a net file may have.
 pub const MAX_HIDDEN: usize = 1024;
+/// The widest first layer of a deep head (a multiple of 8: a vector of 32-bit sums).
+pub const MAX_L1: usize = 32;
 /// Quantisation of the feature transformer: 1.0 is `QA`.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights: 1.0 is `QB`.
@@ -149,6 +153,9 @@ pub struct Network {
     out_weights: Aligned,
     /// One a bucket, quantised by `QA * QB`.
     out_bias: Box<[i32]>,
+    /// The deep head, which takes the output layer's place (`out_weights` and `out_bias` are
+    /// then empty).
+    deep: Option<Deep>,
     /// Where the net came from: data, command, commit (free text, one `key: value` a line).
     pub provenance: String,
 }
@@ -200,8 +207,48 @@ impl Network {
             ft_bias: Aligned::from(ft_bias),
             out_weights: Aligned::from(out_weights),
             out_bias: out_bias.into_boxed_slice(),
+            deep: None,
             provenance,
         })
+    }
+
+    /// A net with a deep head from its parts (the trainer's export): `ft_weights` is
+    /// `layout.inputs()` rows of `hidden`, `deep` the layers after them.
+    pub fn from_deep_parts(
+        activation: Activation,
+        layout: InputLayout,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        deep: Deep,
+        provenance: String,
+    ) -> Result<Network, NetProblem> {
+        let hidden = ft_bias.len();
+        deep::check_shape(hidden, deep.l1, deep.l2)?;
+        if deep.w1.len() != 2 * hidden * deep.l1 * deep.buckets {
+            return Err(NetProblem::Weights(
+                "the weights do not fit the architecture".into(),
+            ));
+        }
+        // The checks of every net (sizes, buckets), with output layers the head then replaces.
+        let buckets = deep.buckets;
+        let mut net = Network::from_parts(
+            activation,
+            layout,
+            ft_weights,
+            ft_bias,
+            vec![0; 2 * hidden * buckets],
+            vec![0; buckets],
+            provenance,
+        )?;
+        net.out_weights = Aligned::from(Vec::new());
+        net.out_bias = Box::new([]);
+        net.deep = Some(deep);
+        Ok(net)
+    }
+
+    /// The deep head, if the net has one.
+    pub fn deep(&self) -> Option<&Deep> {
+        self.deep.as_ref()
     }
 
     pub fn hidden(&self) -> usize {
@@ -222,14 +269,18 @@ impl Network {
         &self.layout
     }
 
-    /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets, and
-    /// with another input layout than the plain one `(768 x 4 -> 256) ..., inputs mirror-kb4:
-    /// mirrored, 4 king buckets`.
+    /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets,
+    /// `... x 2 -> 16 -> 32 -> 1 ...` with a deep head, and with another input layout than the
+    /// plain one `(768 x 4 -> 256) ..., inputs mirror-kb4: mirrored, 4 king buckets`.
     pub fn architecture(&self) -> String {
+        let head = match &self.deep {
+            Some(d) => format!("{} -> {} -> ", d.l1, d.l2),
+            None => String::new(),
+        };
         let out = if self.buckets == 1 {
-            "1".to_string()
+            format!("{head}1")
         } else {
-            format!("1 x {} buckets", self.buckets)
+            format!("{head}1 x {} buckets", self.buckets)
         };
         let inputs = match self.layout.buckets() {
             1 => INPUTS.to_string(),
@@ -298,6 +349,45 @@ pub(crate) mod tests {
             "test".into(),
         )
         .unwrap()
+    }
+
+    /// A net of `hidden` neurons with a deep head of `l1` and `l2` neurons, its weights from a
+    /// fixed pseudo-random stream: feature weights within +/-60 (so the hidden layer spans the
+    /// activation's range), first-layer weights over the whole 8-bit range, the float layers
+    /// within +/-1.
+    pub(crate) fn random_deep_net(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        (l1, l2): (usize, usize),
+    ) -> Network {
+        let mut state = 0x5eed_1234_abcd_0001u64;
+        let mut next = |range: u64| -> i64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % (2 * range + 1)) as i64 - range as i64
+        };
+        let ft_weights = (0..layout.inputs() * hidden)
+            .map(|_| next(60) as i16)
+            .collect();
+        let ft_bias = (0..hidden).map(|_| next(100) as i16).collect();
+        let sizes = Deep::sizes(hidden, l1, l2);
+        let w1 = (0..sizes[0] * buckets).map(|_| next(127) as i8).collect();
+        let mut floats = sizes[1..]
+            .iter()
+            .map(|&n| {
+                (0..n * buckets)
+                    .map(|_| next(1000) as f32 / 1000.0)
+                    .collect::<Vec<f32>>()
+            })
+            .collect::<Vec<_>>()
+            .into_iter();
+        let mut f = || floats.next().unwrap();
+        let deep = Deep::new(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f()).unwrap();
+        Network::from_deep_parts(activation, layout, ft_weights, ft_bias, deep, "test".into())
+            .unwrap()
     }
 
     /// Every preset layout.

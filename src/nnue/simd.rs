@@ -21,7 +21,8 @@ pub enum Simd {
     Portable,
     /// 256-bit AVX2 (x86-64).
     Avx2,
-    /// 512-bit AVX-512 with its 16-bit (BW) instructions (x86-64).
+    /// 512-bit AVX-512 with its 16-bit (BW) instructions (x86-64); the deep head's first
+    /// layer runs AVX2's loop, which every such CPU also has.
     Avx512,
 }
 
@@ -54,6 +55,7 @@ impl Simd {
             Simd::Avx512 => {
                 std::arch::is_x86_feature_detected!("avx512f")
                     && std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx2")
             }
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
@@ -217,6 +219,37 @@ impl Kernel {
         total + portable::crelu_dot(&x[i..], &w[i..x.len()])
     }
 
+    /// The deep head's first layer (`deep.rs`): the sums into `out.len()` neurons (a multiple
+    /// of 8, at most `MAX_L1`) of the side to move's and the other side's hidden layers `us` and
+    /// `them`, activated and quantised as the portable `activate` does, times
+    /// weights `w` (`deep::w1_index`'s order, no weight -128). Exact, so every kernel gives the
+    /// portable loop's sums; the vector loop takes hidden layers of a multiple of 32.
+    #[inline]
+    pub fn deep_sums(
+        self,
+        activation: super::Activation,
+        us: &[i16],
+        them: &[i16],
+        w: &[i8],
+        out: &mut [i32],
+    ) {
+        let (h, l1) = (us.len(), out.len());
+        assert!(them.len() == h && w.len() >= 2 * h * l1 && l1 <= super::MAX_L1);
+        let vectors = h.is_multiple_of(32) && l1.is_multiple_of(8);
+        match self.0 {
+            // SAFETY: a `Kernel` is only made for an instruction set the CPU runs (AVX-512's
+            // availability includes AVX2), and the lengths are checked above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 | Simd::Avx512 if vectors => unsafe {
+                match activation {
+                    super::Activation::SCReLU => x86::deep_sums_avx2::<true>(us, them, w, out),
+                    super::Activation::CReLU => x86::deep_sums_avx2::<false>(us, them, w, out),
+                }
+            },
+            _ => portable::deep_sums(activation, us, them, w, out),
+        }
+    }
+
     /// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
     /// first `n` elements; returns where they end. The portable loops do the rest: all of it
     /// for the portable kernel.
@@ -301,7 +334,60 @@ impl std::ops::Deref for Aligned {
 /// whatever instruction set the build targets.
 pub(super) mod portable {
     use super::QA;
-    use crate::nnue::MAX_OUT_WEIGHT;
+    use crate::nnue::{Activation, MAX_HIDDEN, MAX_OUT_WEIGHT};
+
+    /// A hidden layer's activations quantised to `0..=127`, as a deep head's first layer reads
+    /// them (`deep.rs`).
+    #[inline]
+    pub fn activate(activation: Activation, x: &[i16], out: &mut [u8]) {
+        match activation {
+            Activation::SCReLU => {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    let c = v.clamp(0, QA as i16) as u16;
+                    *o = ((c * c) >> 9) as u8;
+                }
+            }
+            Activation::CReLU => {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = (v.clamp(0, QA as i16) >> 1) as u8;
+                }
+            }
+        }
+    }
+
+    /// A deep head's first-layer sums from the hidden layers: both activated and quantised
+    /// into a buffer on the stack, then [`l1_sums`].
+    #[inline]
+    pub fn deep_sums(activation: Activation, us: &[i16], them: &[i16], w: &[i8], out: &mut [i32]) {
+        let h = us.len();
+        let mut inputs = [0u8; 2 * MAX_HIDDEN];
+        let a = &mut inputs[..2 * h];
+        let (a_us, a_them) = a.split_at_mut(h);
+        activate(activation, us, a_us);
+        activate(activation, them, a_them);
+        l1_sums(a, w, out);
+    }
+
+    /// A deep head's first-layer sums of quantised inputs `a` (a multiple of 4 of them): for
+    /// each group of four that are not all zero, each neuron's four weights times them (`w`
+    /// holds `out.len()` neurons' four weights for each group).
+    #[inline]
+    pub fn l1_sums(a: &[u8], w: &[i8], out: &mut [i32]) {
+        let l1 = out.len();
+        out.fill(0);
+        for (four, wg) in a.chunks_exact(4).zip(w.chunks_exact(4 * l1)) {
+            if four == [0; 4] {
+                continue;
+            }
+            for (o, wj) in out.iter_mut().zip(wg.chunks_exact(4)) {
+                *o += four
+                    .iter()
+                    .zip(wj)
+                    .map(|(&x, &w)| i32::from(x) * i32::from(w))
+                    .sum::<i32>();
+            }
+        }
+    }
 
     #[inline]
     pub fn add(v: &mut [i16], row: &[i16]) {

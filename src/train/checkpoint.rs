@@ -7,10 +7,11 @@ use crate::core::bytes::{self, Put, Reader};
 use crate::error::{Error, LayoutProblem, TrainProblem};
 use crate::nnue::{self, Activation, InputLayout};
 
-/// Checkpoints with the input layout and the factoriser flag; `RKC3` (the layout, no
-/// factoriser), `RKC2` (the output bucket count, the plain layout) and `RKCK` (one output layer)
-/// files still read.
-const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC4";
+/// Checkpoints with the input layout, the factoriser flag and the deep head's sizes; `RKC4` (no
+/// deep head), `RKC3` (the layout, no factoriser), `RKC2` (the output bucket count, the plain
+/// layout) and `RKCK` (one output layer) files still read.
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC5";
+const CHECKPOINT_MAGIC_4: &[u8; 4] = b"RKC4";
 const CHECKPOINT_MAGIC_3: &[u8; 4] = b"RKC3";
 const CHECKPOINT_MAGIC_2: &[u8; 4] = b"RKC2";
 const CHECKPOINT_MAGIC_1: &[u8; 4] = b"RKCK";
@@ -26,6 +27,9 @@ impl Trainer {
         out.put(u8::from(self.net.layout.mirror()));
         out.extend_from_slice(self.net.layout.king_buckets());
         out.put(u8::from(self.net.factorised));
+        let (l1, l2) = self.net.head.unwrap_or((0, 0));
+        out.put(l1 as u32);
+        out.put(l2 as u32);
         out.put(self.step);
         out.put(self.epoch as u32);
         out.put(self.history.len() as u32);
@@ -50,6 +54,7 @@ impl Trainer {
             CHECKPOINT_MAGIC_1,
             CHECKPOINT_MAGIC_2,
             CHECKPOINT_MAGIC_3,
+            CHECKPOINT_MAGIC_4,
             CHECKPOINT_MAGIC,
         ];
         let Some(version) = magics
@@ -61,6 +66,7 @@ impl Trainer {
         let bucketed = version >= 1;
         let laid_out = version >= 2;
         let flagged = version >= 3;
+        let headed = version >= 4;
         let body = bytes::unseal(bytes).ok_or_else(|| refuse(TrainProblem::Damaged))?;
         let mut r = Reader::new(body);
         let mut fields = || -> Result<Trainer, TrainProblem> {
@@ -101,6 +107,26 @@ impl Trainer {
                     1 => true,
                     f => return Err(TrainProblem::Factoriser(f)),
                 };
+            let head = if headed {
+                let l1 = r.read::<u32>("the first deep layer").map_err(short)? as usize;
+                let l2 = r.read::<u32>("the second deep layer").map_err(short)? as usize;
+                match (l1, l2) {
+                    (0, 0) => None,
+                    _ => {
+                        nnue::deep::check_shape(hidden, l1, l2).map_err(|_| {
+                            TrainProblem::Head {
+                                hidden,
+                                l1,
+                                l2,
+                                max_l2: nnue::deep::MAX_L2,
+                            }
+                        })?;
+                        Some((l1, l2))
+                    }
+                }
+            } else {
+                None
+            };
             let step = r.read("the step").map_err(short)?;
             let epoch = r.read::<u32>("the epoch").map_err(short)? as usize;
             let hist = r.read::<u32>("the history's length").map_err(short)? as usize;
@@ -108,7 +134,7 @@ impl Trainer {
                 .read_n::<f32>(2 * hist.min(1 << 20), "the loss history")
                 .map_err(short)?;
             let history = losses.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            let n = FloatNet::len(&layout, hidden, buckets, factorised);
+            let n = FloatNet::len(&layout, hidden, buckets, factorised, head);
             let params = r.read_n(n, "the weights").map_err(short)?;
             let m = r.read_n(n, "the first moments").map_err(short)?;
             let v = r.read_n(n, "the second moments").map_err(short)?;
@@ -119,6 +145,7 @@ impl Trainer {
                     buckets,
                     layout,
                     factorised,
+                    head,
                     params,
                 },
                 m,
@@ -157,9 +184,28 @@ mod tests {
             1,
         ));
         assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        // One before the deep head (`RKC4`, no sizes after the factoriser flag, at byte 79)
+        // reads without one.
+        let old = resealed(&t, |b| {
+            b.drain(79..87);
+            b[..4].copy_from_slice(b"RKC4");
+        });
+        assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
+        let deep = Trainer::new(FloatNet::new_with_head(
+            8,
+            Activation::SCReLU,
+            2,
+            InputLayout::PLAIN,
+            Some((8, 4)),
+            1,
+        ));
+        assert_eq!(Trainer::from_bytes(&deep.to_bytes()).unwrap(), deep);
+        let e = Trainer::from_bytes(&resealed(&deep, |b| b[79] = 12)).unwrap_err();
+        assert!(e.to_string().contains("deep layers of 12 and 4"), "{e}");
         // A checkpoint of the format before layouts (`RKC2`, no layout after the output
         // buckets, at byte 13) reads with the plain layout.
         let old = resealed(&t, |b| {
+            b.drain(79..87);
             b.drain(13..13 + 66);
             b[..4].copy_from_slice(b"RKC2");
         });
@@ -167,6 +213,7 @@ mod tests {
         // One before the factoriser (`RKC3`, no flag after the layout, at byte 78) reads as
         // not factorised.
         let old = resealed(&t, |b| {
+            b.drain(79..87);
             b.remove(13 + 65);
             b[..4].copy_from_slice(b"RKC3");
         });

@@ -3,14 +3,18 @@
 
 use super::sample::{Sample, sigmoid};
 use crate::core::Rng;
-use crate::nnue::{self, Activation, INPUTS, InputLayout, Network, QA, QB};
+use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, QL1};
+use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
 /// Weights stay within this, so that the quantised values fit.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
 /// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
 /// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
-/// bucket (`nnue::bucket`).
+/// bucket (`nnue::bucket`). With a deep head (`head`: `L1`, `L2`) the output layers give way
+/// to each bucket's head, `[w1 | b1 | w2 | b2 | w3 | b3]`: `w1` a row of `2N` inputs for each
+/// first-layer neuron, `w2` a row of `L2` for each first-layer neuron, `w3` the `L2` output
+/// weights (`nnue::deep` has the quantised net's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
@@ -21,12 +25,50 @@ pub struct FloatNet {
     pub layout: InputLayout,
     /// A shared block of `INPUTS` rows after the layout's, read with every bucket's feature.
     pub factorised: bool,
+    /// The deep head's layers (`L1`, `L2`), if any.
+    pub head: Option<(usize, usize)>,
     pub params: Vec<f32>,
 }
 
+/// What a deep head's forward pass leaves for its backward pass: the activated inputs and their
+/// derivatives, and each layer's sums before the activation.
+struct Trace {
+    a: [f32; 2 * MAX_HIDDEN],
+    d: [f32; 2 * MAX_HIDDEN],
+    z1: [f32; MAX_L1],
+    z2: [f32; MAX_L2],
+}
+
+impl Trace {
+    fn new() -> Trace {
+        Trace {
+            a: [0.0; 2 * MAX_HIDDEN],
+            d: [0.0; 2 * MAX_HIDDEN],
+            z1: [0.0; MAX_L1],
+            z2: [0.0; MAX_L2],
+        }
+    }
+}
+
 impl FloatNet {
-    pub fn len(layout: &InputLayout, hidden: usize, buckets: usize, factorised: bool) -> usize {
-        FloatNet::rows(layout, factorised) * hidden + hidden + (2 * hidden + 1) * buckets
+    pub fn len(
+        layout: &InputLayout,
+        hidden: usize,
+        buckets: usize,
+        factorised: bool,
+        head: Option<(usize, usize)>,
+    ) -> usize {
+        FloatNet::rows(layout, factorised) * hidden
+            + hidden
+            + FloatNet::head_len(hidden, head) * buckets
+    }
+
+    /// A bucket's parameters after the feature layer: its output layer, or its deep head.
+    fn head_len(hidden: usize, head: Option<(usize, usize)>) -> usize {
+        match head {
+            None => 2 * hidden + 1,
+            Some((l1, l2)) => Deep::sizes(hidden, l1, l2).iter().sum(),
+        }
     }
 
     /// Feature rows: the layout's, then the shared block when factorised.
@@ -57,6 +99,7 @@ impl FloatNet {
         out.buckets = self.buckets;
         out.layout = self.layout;
         out.factorised = false;
+        out.head = self.head;
         out.params.clear();
         out.params.extend_from_slice(&self.params[..rows]);
         out.params.extend_from_slice(&self.params[rows + block..]);
@@ -105,19 +148,51 @@ impl FloatNet {
         layout: InputLayout,
         seed: u64,
     ) -> FloatNet {
+        FloatNet::new_with_head(hidden, activation, buckets, layout, None, seed)
+    }
+
+    /// `new` with a deep head of `head` (`L1`, `L2`) neurons, or none: each of its layers'
+    /// weights uniform and scaled to the fan-in, its biases zero.
+    pub fn new_with_head(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        head: Option<(usize, usize)>,
+        seed: u64,
+    ) -> FloatNet {
         let mut rng = Rng::new(seed);
         let mut uniform =
             |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
-        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false)];
+        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false, head)];
         let ft = 1.0 / (32f32).sqrt();
         let o = layout.inputs() * hidden;
         for p in &mut params[..o] {
             *p = uniform(ft);
         }
-        let out = 1.0 / ((2 * hidden) as f32).sqrt();
         let o = o + hidden;
-        for p in &mut params[o..o + 2 * hidden * buckets] {
-            *p = uniform(out);
+        let fan_in = |n: usize| 1.0 / (n as f32).sqrt();
+        match head {
+            None => {
+                let out = fan_in(2 * hidden);
+                for p in &mut params[o..o + 2 * hidden * buckets] {
+                    *p = uniform(out);
+                }
+            }
+            Some((l1, l2)) => {
+                let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(hidden, l1, l2);
+                for bucket in params[o..].chunks_exact_mut(FloatNet::head_len(hidden, head)) {
+                    let (w1, rest) = bucket.split_at_mut(n1);
+                    let (w2, rest) = rest[nb1..].split_at_mut(n2);
+                    let w3 = &mut rest[nb2..nb2 + n3];
+                    for (w, scale) in [(w1, fan_in(2 * hidden)), (w2, fan_in(l1)), (w3, fan_in(l2))]
+                    {
+                        for p in w {
+                            *p = uniform(scale);
+                        }
+                    }
+                }
+            }
         }
         FloatNet {
             hidden,
@@ -125,11 +200,20 @@ impl FloatNet {
             buckets,
             layout,
             factorised: false,
+            head,
             params,
         }
     }
 
-    /// Where the feature biases, the output weights and the output biases start.
+    /// Where the deep head of the bucket of a position with `pieces` pieces starts.
+    fn head_at(&self, pieces: usize) -> usize {
+        let (_, heads, _) = self.offsets();
+        let b = nnue::bucket(pieces as u32, self.buckets);
+        heads + FloatNet::head_len(self.hidden, self.head) * b
+    }
+
+    /// Where the feature biases, the output weights and the output biases start (with a deep
+    /// head, the second is where the heads start).
     fn offsets(&self) -> (usize, usize, usize) {
         let h = self.hidden;
         let b1 = FloatNet::rows(&self.layout, self.factorised) * h;
@@ -184,10 +268,20 @@ impl FloatNet {
     /// `forward` with every square's file flipped (`mirror` 7) or not (0): only in the plain
     /// layout (`Trainer::epoch`).
     fn forward_mirrored(&self, stm: &[u16], ntm: &[u16], acc: &mut [f32], mirror: usize) -> f32 {
+        self.forward_traced(stm, ntm, acc, mirror, None)
+    }
+
+    /// `forward_mirrored`, leaving a deep head's inputs and sums in `trace` when given one.
+    fn forward_traced(
+        &self,
+        stm: &[u16],
+        ntm: &[u16],
+        acc: &mut [f32],
+        mirror: usize,
+        trace: Option<&mut Trace>,
+    ) -> f32 {
         let h = self.hidden;
         let (b1, _, _) = self.offsets();
-        // Every piece is a feature: their count picks the bucket.
-        let (w2, b2) = self.output(stm.len());
         let (acc_s, acc_n) = acc.split_at_mut(h);
         let mut rows = [0usize; 64];
         let bias = &self.params[b1..b1 + h];
@@ -195,6 +289,15 @@ impl FloatNet {
             let rows = self.feature_rows(feats, mirror, &mut rows);
             sum_rows(&self.params, h, bias, rows, acc_p);
         }
+        if let Some((l1, l2)) = self.head {
+            // Every piece is a feature: their count picks the bucket.
+            let at = self.head_at(stm.len());
+            return match trace {
+                Some(t) => self.head_forward(acc, at, l1, l2, t),
+                None => self.head_forward(acc, at, l1, l2, &mut Trace::new()),
+            };
+        }
+        let (w2, b2) = self.output(stm.len());
         let w = &self.params[w2..w2 + 2 * h];
         let (w_s, w_n) = w.split_at(h);
         // One call for each activation, so each loop has its own constant in `act_with`.
@@ -217,27 +320,33 @@ impl FloatNet {
         debug_assert!(mirror == 0 || self.layout.is_plain());
         let h = self.hidden;
         let (b1, _, _) = self.offsets();
-        let (w2, b2) = self.output(s.pieces());
         let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
         let stm = s.stm(&mut ours);
         let ntm = s.ntm(&mut other);
-        let y = self.forward_mirrored(stm, ntm, acc, mirror);
+        let mut trace = self.head.map(|_| Trace::new());
+        let y = self.forward_traced(stm, ntm, acc, mirror, trace.as_mut());
         let p = sigmoid(y);
         let err = p - s.target;
         let g = 2.0 * err * p * (1.0 - p);
-        grad[b2] += g;
-        let (acc_s, acc_n) = acc.split_at_mut(h);
         let activation = self.activation;
-        let (w_s, w_n) = self.params[w2..w2 + 2 * h].split_at(h);
-        let (g_ws, g_wn) = grad[w2..w2 + 2 * h].split_at_mut(h);
-        for (acc_p, w, gw) in [(&mut *acc_s, w_s, g_ws), (&mut *acc_n, w_n, g_wn)] {
-            for ((a, w), gw) in acc_p.iter_mut().zip(w).zip(gw) {
-                let (x, d) = FloatNet::act_with(activation, *a);
-                *gw += g * x;
-                // The accumulators now hold their gradients.
-                *a = g * w * d;
+        if let (Some((l1, l2)), Some(t)) = (self.head, &trace) {
+            self.head_backward(acc, grad, self.head_at(s.pieces()), l1, l2, t, g);
+        } else {
+            let (w2, b2) = self.output(s.pieces());
+            grad[b2] += g;
+            let (acc_s, acc_n) = acc.split_at_mut(h);
+            let (w_s, w_n) = self.params[w2..w2 + 2 * h].split_at(h);
+            let (g_ws, g_wn) = grad[w2..w2 + 2 * h].split_at_mut(h);
+            for (acc_p, w, gw) in [(&mut *acc_s, w_s, g_ws), (&mut *acc_n, w_n, g_wn)] {
+                for ((a, w), gw) in acc_p.iter_mut().zip(w).zip(gw) {
+                    let (x, d) = FloatNet::act_with(activation, *a);
+                    *gw += g * x;
+                    // The accumulators now hold their gradients.
+                    *a = g * w * d;
+                }
             }
         }
+        let (acc_s, acc_n) = acc.split_at_mut(h);
         for ((gb, d_s), d_n) in grad[b1..b1 + h].iter_mut().zip(&*acc_s).zip(&*acc_n) {
             *gb += d_s + d_n;
         }
@@ -247,6 +356,113 @@ impl FloatNet {
             add_to_rows(grad, h, acc_p, rows);
         }
         err * err
+    }
+
+    /// A deep head's output from the feature layer's sums `acc` (both perspectives), its
+    /// parameters at `at`; `t` keeps the activated inputs and each layer's sums.
+    fn head_forward(&self, acc: &[f32], at: usize, l1: usize, l2: usize, t: &mut Trace) -> f32 {
+        let n = 2 * self.hidden;
+        let acc = &acc[..n];
+        let activation = self.activation;
+        let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(self.hidden, l1, l2);
+        let p = &self.params[at..];
+        let (w1, p) = p.split_at(n1);
+        let (b1, p) = p.split_at(nb1);
+        let (w2, p) = p.split_at(n2);
+        let (b2, p) = p.split_at(nb2);
+        let (w3, p) = p.split_at(n3);
+        let b3 = p[0];
+        for ((a, d), &x) in t.a.iter_mut().zip(&mut t.d).zip(acc) {
+            (*a, *d) = FloatNet::act_with(activation, x);
+        }
+        let a = &t.a[..n];
+        for ((z, row), &b) in t.z1.iter_mut().zip(w1.chunks_exact(n)).zip(b1) {
+            *z = b + dot(row, a);
+        }
+        t.z2[..l2].copy_from_slice(b2);
+        for (&z, row) in t.z1[..l1].iter().zip(w2.chunks_exact(l2)) {
+            let x = FloatNet::act_with(activation, z).0;
+            for (z2, &w) in t.z2[..l2].iter_mut().zip(row) {
+                *z2 += x * w;
+            }
+        }
+        let mut y = b3;
+        for (&z, &w) in t.z2[..l2].iter().zip(w3) {
+            y += FloatNet::act_with(activation, z).0 * w;
+        }
+        y
+    }
+
+    /// Adds a deep head's gradients (at `at`) for an output gradient `g` to `grad`, and leaves
+    /// in `acc` the gradient of the feature layer's sums.
+    #[allow(clippy::too_many_arguments)]
+    fn head_backward(
+        &self,
+        acc: &mut [f32],
+        grad: &mut [f32],
+        at: usize,
+        l1: usize,
+        l2: usize,
+        t: &Trace,
+        g: f32,
+    ) {
+        let n = 2 * self.hidden;
+        let acc = &mut acc[..n];
+        let activation = self.activation;
+        let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(self.hidden, l1, l2);
+        let p = &self.params[at..];
+        let (w1, p) = p.split_at(n1);
+        let (w2, p) = p[nb1..].split_at(n2);
+        let w3 = &p[nb2..nb2 + n3];
+        let gp = &mut grad[at..];
+        let (g_w1, gp) = gp.split_at_mut(n1);
+        let (g_b1, gp) = gp.split_at_mut(nb1);
+        let (g_w2, gp) = gp.split_at_mut(n2);
+        let (g_b2, gp) = gp.split_at_mut(nb2);
+        let (g_w3, gp) = gp.split_at_mut(n3);
+        gp[0] += g;
+        // The output layer, then the second layer's sums' gradients.
+        let mut d2 = [0f32; MAX_L2];
+        for m in 0..l2 {
+            let (x, d) = FloatNet::act_with(activation, t.z2[m]);
+            g_w3[m] += g * x;
+            d2[m] = g * w3[m] * d;
+            g_b2[m] += d2[m];
+        }
+        // The second layer, then the first layer's sums' gradients.
+        let mut d1 = [0f32; MAX_L1];
+        for j in 0..l1 {
+            let (x, d) = FloatNet::act_with(activation, t.z1[j]);
+            let row = &w2[j * l2..(j + 1) * l2];
+            let g_row = &mut g_w2[j * l2..(j + 1) * l2];
+            let mut back = 0.0;
+            for m in 0..l2 {
+                g_row[m] += x * d2[m];
+                back += row[m] * d2[m];
+            }
+            d1[j] = back * d;
+            g_b1[j] += d1[j];
+        }
+        // The first layer, then the feature layer's sums' gradients.
+        let a = &t.a[..n];
+        acc.fill(0.0);
+        for j in 0..l1 {
+            let dj = d1[j];
+            if dj == 0.0 {
+                continue;
+            }
+            let row = &w1[j * n..(j + 1) * n];
+            let g_row = &mut g_w1[j * n..(j + 1) * n];
+            for ((gw, da), (&w, &x)) in g_row.iter_mut().zip(acc.iter_mut()).zip(row.iter().zip(a))
+            {
+                *gw += dj * x;
+                *da += dj * w;
+            }
+        }
+        // Through the activation: its derivative at each sum, kept by the forward pass.
+        for (da, &d) in acc.iter_mut().zip(&t.d[..n]) {
+            *da *= d;
+        }
     }
 
     /// The quantised net for the search.
@@ -266,11 +482,47 @@ impl FloatNet {
                 )
             })
             .collect();
+        let ft_bias: Vec<i16> = self.params[b1..b1 + h].iter().map(|&w| q(w, QA)).collect();
+        if let Some((l1, l2)) = self.head {
+            let n = 2 * h;
+            let sizes = Deep::sizes(h, l1, l2);
+            let mut w1 = vec![0i8; sizes[0] * self.buckets];
+            let mut floats: [Vec<f32>; 5] = Default::default();
+            for (b, bucket) in self.params[w2..]
+                .chunks_exact(FloatNet::head_len(h, self.head))
+                .enumerate()
+            {
+                let (weights, mut rest) = bucket.split_at(sizes[0]);
+                let block = &mut w1[sizes[0] * b..sizes[0] * (b + 1)];
+                for (j, row) in weights.chunks_exact(n).enumerate() {
+                    for (i, &w) in row.iter().enumerate() {
+                        block[deep::w1_index(i, j, l1)] =
+                            (w * QL1 as f32).round().clamp(-127.0, 127.0) as i8;
+                    }
+                }
+                for (v, &len) in floats.iter_mut().zip(&sizes[1..]) {
+                    v.extend_from_slice(&rest[..len]);
+                    rest = &rest[len..];
+                }
+            }
+            let [b1v, w2v, b2v, w3v, b3v] = floats;
+            let head = Deep::new(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
+                .expect("the float net's head is a valid head");
+            return Network::from_deep_parts(
+                self.activation,
+                self.layout,
+                features,
+                ft_bias,
+                head,
+                provenance,
+            )
+            .expect("the float net's shape is a valid net");
+        }
         Network::from_parts(
             self.activation,
             self.layout,
             features,
-            self.params[b1..w2].iter().map(|&w| q(w, QA)).collect(),
+            ft_bias,
             self.params[w2..b2].iter().map(|&w| q(w, QB)).collect(),
             self.params[b2..]
                 .iter()
@@ -337,6 +589,24 @@ fn add_to_rows(grad: &mut [f32], h: usize, d: &[f32], rows: &[usize]) {
     }
 }
 
+/// `a . b` in 8 running sums, so it vectorises.
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 8];
+    let (ac, ar) = a.as_chunks::<8>();
+    let (bc, br) = b.as_chunks::<8>();
+    for (x, y) in ac.iter().zip(bc) {
+        for k in 0..8 {
+            sums[k] += x[k] * y[k];
+        }
+    }
+    let mut total = sums.iter().sum::<f32>();
+    for (x, y) in ar.iter().zip(br) {
+        total += x * y;
+    }
+    total
+}
+
 /// The output layer's sum `w_s . act(s) + w_n . act(n)`, in 8 running sums so it vectorises.
 #[inline(always)]
 fn output(s: &[f32], n: &[f32], w_s: &[f32], w_n: &[f32], act: impl Fn(f32) -> f32) -> f32 {
@@ -361,6 +631,16 @@ mod tests {
     use crate::data::Record;
     use crate::train::sample::samples;
     use crate::train::sample::tests::{material, records};
+
+    /// The derivative of `loss` by parameter `i`, from central differences of 0.001.
+    fn numeric_gradient(net: &FloatNet, i: usize, loss: impl Fn(&FloatNet) -> f64) -> f64 {
+        let eps = 1e-3f32;
+        let mut plus = net.clone();
+        plus.params[i] += eps;
+        let mut minus = net.clone();
+        minus.params[i] -= eps;
+        (loss(&plus) - loss(&minus)) / (2.0 * f64::from(eps))
+    }
 
     #[test]
     fn gradients_agree_with_finite_differences() {
@@ -461,12 +741,7 @@ mod tests {
                 unused + 3,
             ];
             for &i in &checked {
-                let h = 1e-3f32;
-                let mut plus = net.clone();
-                plus.params[i] += h;
-                let mut minus = net.clone();
-                minus.params[i] -= h;
-                let numeric = (loss(&plus) - loss(&minus)) / (2.0 * f64::from(h));
+                let numeric = numeric_gradient(&net, i, loss);
                 let analytic = f64::from(grad[i]);
                 assert!(
                     (numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(),
@@ -482,6 +757,103 @@ mod tests {
                 "{}",
                 layout.describe()
             );
+        }
+    }
+
+    /// A deep head's gradients, from the output back through both of its layers into the
+    /// feature layer, agree with finite differences, for both activations, a bucket read and
+    /// the feature rows and biases the head sends its gradient to.
+    #[test]
+    fn a_deep_heads_gradients_agree_with_finite_differences() {
+        for (activation, layout, factorised) in [
+            (Activation::SCReLU, InputLayout::PLAIN, false),
+            (Activation::CReLU, InputLayout::PLAIN, false),
+            (
+                Activation::SCReLU,
+                InputLayout::preset("mirror-kb4").unwrap(),
+                true,
+            ),
+        ] {
+            let (h, l1, l2) = (16, 8, 4);
+            let recs = records(|p| (material(p), 0.5));
+            let data = samples(&recs[..6], &layout, 0.5);
+            let mut net = FloatNet::new_with_head(h, activation, 2, layout, Some((l1, l2)), 3);
+            if factorised {
+                net = net.factorise();
+            }
+            // Biases inside the clips, so that the derivatives are defined and not all zero.
+            let (b1, heads, _) = net.offsets();
+            for j in 0..h {
+                net.params[b1 + j] = 0.3 + 0.05 * (j % 7) as f32;
+            }
+            let at = net.head_at(data[0].pieces());
+            assert!(at >= heads);
+            let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(h, l1, l2);
+            for j in 0..nb1 {
+                net.params[at + n1 + j] = 0.2 + 0.05 * j as f32;
+            }
+            for m in 0..nb2 {
+                net.params[at + n1 + nb1 + n2 + m] = 0.3 + 0.05 * m as f32;
+            }
+            let mut grad = vec![0.0; net.params.len()];
+            let mut acc = vec![0.0; 2 * h];
+            for s in &data {
+                net.backward(s, &mut acc, &mut grad, 0);
+            }
+            let loss = |n: &FloatNet| -> f64 {
+                data.iter()
+                    .map(|s| {
+                        let mut a = vec![0.0; 2 * h];
+                        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                        let y = n.forward(s.stm(&mut ours), s.ntm(&mut other), &mut a);
+                        let e = f64::from(sigmoid(y) - s.target);
+                        e * e
+                    })
+                    .sum()
+            };
+            let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+            let first = usize::from(data[0].stm(&mut ours)[0]);
+            let theirs = usize::from(data[0].ntm(&mut other)[0]);
+            let w2 = at + n1 + nb1;
+            let w3 = w2 + n2 + nb2;
+            let checked = [
+                first * h,
+                first * h + 5,
+                theirs * h + 3,
+                b1 + 1,
+                at + 2,
+                at + 2 * h + 7,
+                at + n1 - 1,
+                at + n1 + 3,
+                w2 + 1,
+                w2 + n2 - 2,
+                w2 + n2,
+                w3,
+                w3 + n3 - 1,
+                w3 + n3,
+            ];
+            for &i in &checked {
+                let numeric = numeric_gradient(&net, i, loss);
+                let analytic = f64::from(grad[i]);
+                assert!(
+                    (numeric - analytic).abs() < 1e-4 + 0.02 * analytic.abs(),
+                    "{activation:?} {} parameter {i}: numeric {numeric}, analytic {analytic}",
+                    layout.describe()
+                );
+            }
+            // Every part of the head and the feature rows got a gradient: the checks are not
+            // of zeros.
+            for range in [
+                at..at + n1,
+                w2..w2 + n2,
+                w3..w3 + n3 + 1,
+                first * h..first * h + h,
+            ] {
+                assert!(
+                    grad[range.clone()].iter().any(|g| g.abs() > 1e-6),
+                    "{range:?}"
+                );
+            }
         }
     }
 

@@ -19,6 +19,8 @@ pub struct Config {
     pub buckets: usize,
     /// How the pieces become inputs.
     pub layout: InputLayout,
+    /// The deep head's layers (`L1`, `L2`) after the feature transformer, or none.
+    pub head: Option<(usize, usize)>,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -40,6 +42,7 @@ impl Default for Config {
             activation: Activation::SCReLU,
             buckets: 1,
             layout: InputLayout::PLAIN,
+            head: None,
             epochs: 30,
             batch: 16_384,
             lr: 0.001,
@@ -54,14 +57,15 @@ impl Default for Config {
 }
 
 impl Config {
-    /// A fresh float net of this shape (hidden size, activation, buckets, layout), its weights
-    /// drawn with `seed`.
+    /// A fresh float net of this shape (hidden size, activation, buckets, layout, deep head),
+    /// its weights drawn with `seed`.
     pub fn new_net(&self, seed: u64) -> FloatNet {
-        FloatNet::new(
+        FloatNet::new_with_head(
             self.hidden,
             self.activation,
             self.buckets,
             self.layout,
+            self.head,
             seed,
         )
     }
@@ -308,14 +312,8 @@ mod tests {
             threads: 2,
             ..Config::default()
         };
-        let train_s = samples(&train, &cfg.layout, cfg.wdl);
         let val_s = samples(&val, &cfg.layout, cfg.wdl);
-        let mut t = Trainer::new(cfg.new_net(5));
-        let before = t.loss(&val_s, 2);
-        for _ in 0..cfg.epochs {
-            t.epoch(&cfg, &train_s, |_| {});
-        }
-        let after = t.loss(&val_s, 2);
+        let (t, before, after) = trained(&cfg, &train, &val);
         assert!(after < before / 5.0, "validation loss {before} -> {after}");
         // Held-out positions: the learned score is near the material count.
         let mut err = 0.0;
@@ -363,6 +361,20 @@ mod tests {
         );
     }
 
+    /// A net of `cfg`'s shape (seed 5) trained `cfg.epochs` on `train`, with its loss on `val`
+    /// before and after.
+    fn trained(cfg: &Config, train: &[Record], val: &[Record]) -> (Trainer, f32, f32) {
+        let train_s = samples(train, &cfg.layout, cfg.wdl);
+        let val_s = samples(val, &cfg.layout, cfg.wdl);
+        let mut t = Trainer::new(cfg.new_net(5));
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        (t, before, after)
+    }
+
     /// The quantised net scores as the float net does, within a few centipawns. (The output
     /// weights' steps of 1/64 dominate the difference.)
     fn quantised_agrees(net: &FloatNet, records: &[Record]) {
@@ -383,6 +395,45 @@ mod tests {
             "{}: quantised net off by {mean} on average, {worst} at worst",
             net.layout.describe()
         );
+    }
+
+    /// A net with a deep head (`-> 16 -> 8 -> 1`, both activations, output buckets, mirrored
+    /// inputs) learns the piece values, exports a net of the file's newest version that scores
+    /// as the float net does, and its checkpoint and net file read back whole.
+    #[test]
+    fn a_net_with_a_deep_head_trains_and_exports_it() {
+        let recs = records(|p| (material(p), 0.5));
+        let (train, val) = split(recs, 0.1, 9);
+        for (activation, layout) in [
+            (Activation::SCReLU, InputLayout::PLAIN),
+            (Activation::CReLU, InputLayout::preset("mirror").unwrap()),
+        ] {
+            let cfg = Config {
+                hidden: 32,
+                activation,
+                buckets: 2,
+                layout,
+                head: Some((16, 8)),
+                epochs: 30,
+                batch: 256,
+                lr: 0.01,
+                threads: 2,
+                ..Config::default()
+            };
+            let (t, before, after) = trained(&cfg, &train, &val);
+            assert!(
+                after < before / 5.0,
+                "{activation:?}: validation loss {before} -> {after}"
+            );
+            quantised_agrees(&t.net, &val);
+            let q = t.net.quantise("test".into());
+            assert_eq!(q.deep().map(|d| (d.l1, d.l2)), Some((16, 8)));
+            assert!(q.architecture().contains("x 2 -> 16 -> 8 -> 1 x 2 buckets"));
+            let bytes = q.to_bytes();
+            assert_eq!(&bytes[4..8], &4u32.to_le_bytes());
+            assert_eq!(crate::nnue::Network::from_bytes(&bytes).unwrap(), q);
+            assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+        }
     }
 
     /// A net of king buckets and mirroring learns (its loss falls), exports a net of its layout

@@ -1,0 +1,331 @@
+//! The deep head: small layers between the feature transformer and the score, `2N -> L1 -> L2 ->
+//! 1`, one set for each output bucket, in place of the single output layer.
+//!
+//! - **The first layer** reads both perspectives' activated hidden layers (the side to move's,
+//!   then the other's). Those are quantised to 7 bits, `0..=127`: with SCReLU `clamp(x, 0,
+//!   QA)^2 >> 9`, with CReLU `clamp(x, 0, QA) >> 1`. Its weights are 8-bit, 1.0 is [`QL1`], so a
+//!   product of two neighbours' terms fits in 16 bits (`2 * 127 * 127`), which is what the
+//!   vector instructions' 8-bit multiply (`maddubs`) needs; the sums are 32-bit and exact in any
+//!   order, so every kernel gives the same sums ([`Kernel::deep_sums`]). Inputs come four at a
+//!   time: a group of four inputs that are all zero (a third to a half of them, as the
+//!   activation clips) is skipped. The weights are laid out for that: for each group of four
+//!   inputs, each neuron's four weights.
+//! - **The rest is in floats**: the first layer's sums scaled back and biased, the activation
+//!   (the net's, clipped to `[0, 1]`, squared with SCReLU), the second layer, the activation, the
+//!   output. Each sum is taken in one fixed order in plain Rust, which the compiler may not
+//!   reorder, so the score is the same on every CPU and build.
+
+use super::simd::Kernel;
+use super::{Activation, MAX_HIDDEN, QA, SCALE};
+use crate::error::NetProblem;
+
+/// The first deep layer's weights: 1.0 is this.
+pub const QL1: i32 = 64;
+pub use super::MAX_L1;
+/// The widest second deep layer.
+pub const MAX_L2: usize = 64;
+/// The largest quantised input to the first deep layer.
+pub const ACT_MAX: u8 = 127;
+
+/// The deep head's layers for every output bucket.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deep {
+    /// Neurons of the first and second deep layers.
+    pub l1: usize,
+    pub l2: usize,
+    /// Output buckets.
+    pub buckets: usize,
+    /// For each bucket, for each group of four inputs (of `2N`), each first-layer neuron's four
+    /// weights, times [`QL1`].
+    pub(super) w1: Box<[i8]>,
+    /// `l1` biases a bucket.
+    pub(super) b1: Box<[f32]>,
+    /// For each bucket, for each first-layer neuron, its `l2` weights into the second layer.
+    pub(super) w2: Box<[f32]>,
+    /// `l2` biases a bucket.
+    pub(super) b2: Box<[f32]>,
+    /// `l2` output weights a bucket.
+    pub(super) w3: Box<[f32]>,
+    /// One output bias a bucket.
+    pub(super) b3: Box<[f32]>,
+}
+
+/// Every float in a head is finite ([`Deep::new`] refuses others), so equality is an equivalence.
+impl Eq for Deep {}
+
+/// The sizes a deep head may have with `hidden` neurons in the feature transformer, or why not.
+pub fn check_shape(hidden: usize, l1: usize, l2: usize) -> Result<(), NetProblem> {
+    if !hidden.is_multiple_of(8) || hidden > MAX_HIDDEN {
+        return Err(NetProblem::Weights(format!(
+            "a deep net's hidden layer of {hidden} (a multiple of 8, at most {MAX_HIDDEN})"
+        )));
+    }
+    if l1 == 0 || !l1.is_multiple_of(8) || l1 > MAX_L1 || l2 == 0 || l2 > MAX_L2 {
+        return Err(NetProblem::Weights(format!(
+            "deep layers of {l1} and {l2} (the first 8, 16, 24 or 32, the second 1 to {MAX_L2})"
+        )));
+    }
+    Ok(())
+}
+
+impl Deep {
+    /// The head of `buckets` output buckets after a feature transformer of `hidden` neurons,
+    /// from its weights (laid out as the fields say), checked.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        hidden: usize,
+        l1: usize,
+        l2: usize,
+        buckets: usize,
+        w1: Vec<i8>,
+        b1: Vec<f32>,
+        w2: Vec<f32>,
+        b2: Vec<f32>,
+        w3: Vec<f32>,
+        b3: Vec<f32>,
+    ) -> Result<Deep, NetProblem> {
+        check_shape(hidden, l1, l2)?;
+        let sizes = Deep::sizes(hidden, l1, l2);
+        let lens = [w1.len(), b1.len(), w2.len(), b2.len(), w3.len(), b3.len()];
+        if lens.iter().zip(sizes).any(|(&n, s)| n != s * buckets) {
+            return Err(NetProblem::Weights(
+                "the deep layers' weights do not fit the architecture".into(),
+            ));
+        }
+        if w1.contains(&i8::MIN) {
+            return Err(NetProblem::Weights(format!(
+                "a first deep layer weight of {} (at most 127 either way)",
+                i8::MIN
+            )));
+        }
+        if [&b1, &w2, &b2, &w3, &b3]
+            .iter()
+            .any(|v| v.iter().any(|x| !x.is_finite()))
+        {
+            return Err(NetProblem::Weights(
+                "a deep layer weight that is not a finite number".into(),
+            ));
+        }
+        Ok(Deep {
+            l1,
+            l2,
+            buckets,
+            w1: w1.into_boxed_slice(),
+            b1: b1.into_boxed_slice(),
+            w2: w2.into_boxed_slice(),
+            b2: b2.into_boxed_slice(),
+            w3: w3.into_boxed_slice(),
+            b3: b3.into_boxed_slice(),
+        })
+    }
+
+    /// A bucket's count of each of the six layers' values, in the order of the fields.
+    pub fn sizes(hidden: usize, l1: usize, l2: usize) -> [usize; 6] {
+        [2 * hidden * l1, l1, l1 * l2, l2, l2, 1]
+    }
+
+    /// The score in centipawns from the side to move's and the other side's hidden layers, with
+    /// the output bucket `b`. Nothing allocates.
+    #[inline]
+    pub fn evaluate(
+        &self,
+        k: Kernel,
+        activation: Activation,
+        us: &[i16],
+        them: &[i16],
+        b: usize,
+    ) -> i32 {
+        let h = us.len();
+        let l1 = self.l1;
+        let mut sums = [0i32; MAX_L1];
+        let w1 = &self.w1[2 * h * l1 * b..2 * h * l1 * (b + 1)];
+        k.deep_sums(activation, us, them, w1, &mut sums[..l1]);
+        let y = self.head(activation, &sums[..l1], b);
+        (y * SCALE as f32) as i32
+    }
+
+    /// The layers after the first one's integer sums: the output in units of [`SCALE`].
+    #[inline]
+    pub fn head(&self, activation: Activation, sums: &[i32], b: usize) -> f32 {
+        let (l1, l2) = (self.l1, self.l2);
+        let scale = input_scale(activation) / QL1 as f32;
+        let mut h1 = [0f32; MAX_L1];
+        for ((h, &s), &bias) in h1.iter_mut().zip(sums).zip(&self.b1[l1 * b..]) {
+            *h = act(activation, s as f32 * scale + bias);
+        }
+        let mut z2 = [0f32; MAX_L2];
+        z2[..l2].copy_from_slice(&self.b2[l2 * b..l2 * (b + 1)]);
+        let w2 = &self.w2[l1 * l2 * b..l1 * l2 * (b + 1)];
+        for (&x, row) in h1[..l1].iter().zip(w2.chunks_exact(l2)) {
+            for (z, &w) in z2[..l2].iter_mut().zip(row) {
+                *z += x * w;
+            }
+        }
+        let mut y = self.b3[b];
+        for (&z, &w) in z2[..l2].iter().zip(&self.w3[l2 * b..l2 * (b + 1)]) {
+            y += act(activation, z) * w;
+        }
+        y
+    }
+}
+
+/// What a quantised input to the first deep layer is worth: `clamp(x, 0, QA)^2 >> 9` stands for
+/// `(x / QA)^2` (SCReLU), `clamp(x, 0, QA) >> 1` for `x / QA` (CReLU).
+#[inline]
+pub fn input_scale(activation: Activation) -> f32 {
+    match activation {
+        Activation::SCReLU => 512.0 / (QA * QA) as f32,
+        Activation::CReLU => 2.0 / QA as f32,
+    }
+}
+
+/// The activation of the float layers: clipped to `[0, 1]`, squared with SCReLU.
+#[inline(always)]
+pub fn act(activation: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::SCReLU => c * c,
+        Activation::CReLU => c,
+    }
+}
+
+/// Where neuron `j`'s weight from input `i` lies in a bucket's block of first-layer weights
+/// (`Deep`'s `w1`), in a layer of `l1` neurons.
+#[inline]
+pub fn w1_index(i: usize, j: usize, l1: usize) -> usize {
+    (i / 4 * l1 + j) * 4 + i % 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::simd::portable::activate;
+    use super::*;
+    use crate::nnue::simd::{Kernel, Simd};
+
+    #[test]
+    fn the_quantised_activations_stand_for_the_float_ones() {
+        for activation in [Activation::SCReLU, Activation::CReLU] {
+            let x: Vec<i16> = (-300..600).map(|v| v as i16).collect();
+            let mut q = vec![0u8; x.len()];
+            activate(activation, &x, &mut q);
+            assert_eq!(q.iter().max(), Some(&ACT_MAX));
+            assert_eq!(q[0], 0);
+            for (&v, &q) in x.iter().zip(&q) {
+                let exact = act(activation, f32::from(v) / QA as f32);
+                let got = f32::from(q) * input_scale(activation);
+                // One step of the 7-bit scale at most.
+                assert!((exact - got).abs() <= 1.01 / 127.0, "{v}: {exact} {got}");
+            }
+        }
+    }
+
+    /// Every kernel this CPU runs works out the first deep layer from the hidden layers as a
+    /// plain sum of the defined activations' products does: at the extremes (the largest
+    /// inputs with the largest weights of either sign, values far outside the clip), on mixed
+    /// values with whole blocks and single groups of zeros among them, for both activations,
+    /// at every width (vector blocks and not) and every first-layer size.
+    #[test]
+    fn each_kernels_first_layer_sums_equal_a_plain_sum() {
+        let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
+        let mut state = 0x0123_4567_89ab_cdefu64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let mut nonzero = 0;
+        for h in [8, 32, 40, 256, MAX_HIDDEN] {
+            for l1 in [8, 16, 24, 32] {
+                let mut mixed = |n: usize| -> Vec<i16> {
+                    (0..n)
+                        .map(|i| match (i / 32) % 4 {
+                            // A block of zeros, a block with zero groups, two mixed blocks.
+                            0 => -5,
+                            1 if (i / 4) % 2 == 0 => 0,
+                            _ => next(900) as i16 - 300,
+                        })
+                        .collect()
+                };
+                let cases: Vec<(Vec<i16>, Vec<i16>, Vec<i8>)> = vec![
+                    (vec![i16::MAX; h], vec![QA as i16; h], vec![127; 2 * h * l1]),
+                    (vec![QA as i16; h], vec![400; h], vec![-127; 2 * h * l1]),
+                    (
+                        mixed(h),
+                        mixed(h),
+                        (0..2 * h * l1)
+                            .map(|_| (next(255) as i64 - 127) as i8)
+                            .collect(),
+                    ),
+                ];
+                for activation in [Activation::SCReLU, Activation::CReLU] {
+                    for (us, them, w) in &cases {
+                        let mut plain = vec![0i64; l1];
+                        for (i, &v) in us.iter().chain(them).enumerate() {
+                            let c = i64::from(v.clamp(0, QA as i16));
+                            let x = match activation {
+                                Activation::SCReLU => (c * c) >> 9,
+                                Activation::CReLU => c >> 1,
+                            };
+                            for (j, p) in plain.iter_mut().enumerate() {
+                                *p += x * i64::from(w[w1_index(i, j, l1)]);
+                            }
+                        }
+                        nonzero += plain.iter().filter(|&&p| p != 0).count();
+                        for k in &kernels {
+                            let mut out = vec![7; l1];
+                            k.deep_sums(activation, us, them, w, &mut out);
+                            let got: Vec<i64> = out.iter().map(|&s| i64::from(s)).collect();
+                            assert_eq!(got, plain, "{k:?} {activation:?} {h} hidden, {l1} neurons");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(nonzero > 500, "{nonzero}");
+    }
+
+    #[test]
+    fn shapes_outside_the_format_are_refused() {
+        assert!(check_shape(512, 16, 32).is_ok());
+        for (h, l1, l2) in [
+            (20, 16, 32),
+            (512, 12, 32),
+            (512, 40, 32),
+            (512, 16, 0),
+            (512, 0, 8),
+        ] {
+            assert!(check_shape(h, l1, l2).is_err(), "{h} {l1} {l2}");
+        }
+        let sizes = Deep::sizes(8, 8, 2);
+        let ok = |w1: Vec<i8>| {
+            Deep::new(
+                8,
+                8,
+                2,
+                1,
+                w1,
+                vec![0.0; sizes[1]],
+                vec![0.0; sizes[2]],
+                vec![0.0; sizes[3]],
+                vec![0.0; sizes[4]],
+                vec![f32::NAN; sizes[5]],
+            )
+        };
+        assert!(
+            ok(vec![0; sizes[0]])
+                .unwrap_err()
+                .to_string()
+                .contains("finite")
+        );
+        assert!(
+            ok(vec![0; sizes[0] - 1])
+                .unwrap_err()
+                .to_string()
+                .contains("fit")
+        );
+        let mut w1 = vec![0; sizes[0]];
+        w1[5] = i8::MIN;
+        assert!(ok(w1).unwrap_err().to_string().contains("-128"));
+    }
+}
