@@ -7,9 +7,8 @@
 //!   product of two neighbours' terms fits in 16 bits (`2 * 127 * 127`), which is what the
 //!   vector instructions' 8-bit multiply (`maddubs`) needs; the sums are 32-bit and exact in any
 //!   order, so every kernel gives the same sums ([`Kernel::deep_sums`]). Inputs come four at a
-//!   time: a group of four inputs that are all zero (a third to a half of them, as the
-//!   activation clips) is skipped. The weights are laid out for that: for each group of four
-//!   inputs, each neuron's four weights.
+//!   time, one 32-bit broadcast into every neuron's sum, so the weights are laid out for that:
+//!   for each group of four inputs, each neuron's four weights.
 //! - **The rest is in floats**: the first layer's sums scaled back and biased, the activation
 //!   (the net's, clipped to `[0, 1]`, squared with SCReLU), the second layer, the activation, the
 //!   output. Each sum is taken in one fixed order in plain Rust, which the compiler may not
