@@ -525,6 +525,7 @@ def train(
     seconds: Optional[float] = None,
     batch: Optional[int] = None,
     progress: Optional[Callable[[TrainProgress], Any]] = None,
+    layers: Optional[Tuple[int, int]] = None,
 ) -> TrainedNet:
     """Trains a small net, as ``rookery train`` does with millions of positions: on the first
     ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
@@ -533,6 +534,11 @@ def train(
     1,024 to 16,384), the learning rate ``lr`` falling along a cosine. A twentieth of the positions, in runs of whole games, is kept apart to
     measure the validation loss. ``threads=None`` uses every core; ``seconds`` caps the training
     time (the run then ends when it is up, in the middle of an epoch if need be).
+
+    ``layers=(l1, l2)`` puts a deep head after the hidden layer, as ``rookery train --layers``
+    does: ``(768 -> hidden) x 2 -> l1 -> l2 -> 1``, ``l1`` 8, 16, 24 or 32, ``l2`` 1 to 64,
+    ``hidden`` then a multiple of 8. ``None`` (the default) trains the single output the
+    built-in net has.
 
     ``progress``, a callable, is called with a ``TrainProgress`` for each event of the run: once
     the data is loaded (the split and the untrained net's loss), about twice a second during
@@ -562,6 +568,10 @@ def train(
         raise ValueError(f"seconds must be a number, got {seconds!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable (or None), got {progress!r}")
+    if layers is not None:
+        if isinstance(layers, (str, bytes)) or not isinstance(layers, Sequence) or len(layers) != 2:
+            raise ValueError(f"layers must be a pair (l1, l2) or None, got {layers!r}")
+        layers = (_whole("layers", layers[0]), _whole("layers", layers[1]))
     tell = None if progress is None else (lambda raw: progress(TrainProgress(**raw)))
     raw = _native.train(
         paths,
@@ -574,6 +584,7 @@ def train(
         seconds=None if seconds is None else float(seconds),
         batch=None if batch is None else _whole("batch", batch),
         progress=tell,
+        layers=layers,
     )
     return TrainedNet(raw)
 

@@ -450,7 +450,7 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
 /// part of an epoch done, an epoch done; see `report_dict`), on this thread with the GIL held,
 /// while the training goes on without it. An exception it raises stops the run and is raised.
 #[pyfunction]
-#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None, progress=None))]
+#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None, progress=None, layers=None))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
     py: Python<'py>,
@@ -464,6 +464,7 @@ fn train<'py>(
     seconds: Option<f64>,
     batch: Option<usize>,
     progress: Option<Bound<'py, PyAny>>,
+    layers: Option<(usize, usize)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if let Some(p) = &progress
         && !p.is_callable()
@@ -483,6 +484,7 @@ fn train<'py>(
         data,
         positions,
         hidden,
+        layers,
         epochs,
         lr,
         batch,

@@ -193,11 +193,26 @@ def test_a_progress_that_is_not_callable_is_a_value_error(progress):
         (dict(seconds=0), "seconds"),
         (dict(threads=0), "threads"),
         (dict(hidden="big"), "hidden"),
+        (dict(hidden=16, layers=(12, 8)), "layers 12,8"),
+        (dict(hidden=12, layers=(8, 8)), "multiple of 8"),
+        (dict(hidden=16, layers=8), "layers must be a pair"),
+        (dict(hidden=16, layers="8,8"), "layers must be a pair"),
+        (dict(hidden=16, layers=(8, -1)), "layers"),
     ],
 )
 def test_bad_numbers_are_value_errors(kwargs, words):
     with pytest.raises(ValueError, match=words):
         rookery.train(DATA, **kwargs)
+
+
+def test_a_deep_head_trains_and_its_net_plays():
+    net = rookery.train(DATA, **dict(SMALL, hidden=16, layers=(8, 4)))
+    assert net.history[-1][1] < net.initial_loss
+    assert "-> 8 -> 4 -> 1" in net.info.architecture
+    assert "deep layers 8,4" in net.info.provenance
+    board = chess.Board()
+    assert isinstance(rookery.evaluate(board, net=net), int)
+    assert rookery.Engine("rookery", net=net, depth=3).play(board) in board.legal_moves
 
 
 def test_bad_data_is_a_value_error(tmp_path):

@@ -79,6 +79,8 @@ pub struct TrainRequest {
     pub set: String,
     pub positions: Option<usize>,
     pub hidden: Option<usize>,
+    /// A deep head's two layers, `[L1, L2]` (`rookery train --layers`), or none.
+    pub layers: Option<(usize, usize)>,
     pub epochs: Option<usize>,
     pub lr: Option<f32>,
     pub threads: Option<usize>,
@@ -135,6 +137,7 @@ impl TrainRequest {
             data: vec![dir.join(&set.name).to_string_lossy().into_owned()],
             positions,
             hidden,
+            layers: self.layers,
             epochs,
             lr,
             threads,

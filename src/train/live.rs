@@ -22,6 +22,9 @@ pub struct Plan {
     pub positions: usize,
     /// Neurons in the hidden layer, each perspective.
     pub hidden: usize,
+    /// A deep head's two small layers after the hidden one (`rookery train --layers L1,L2`),
+    /// or none for a single output.
+    pub layers: Option<(usize, usize)>,
     /// The most epochs.
     pub epochs: usize,
     /// Starting learning rate (AdamW; it falls along a cosine to a hundredth of it).
@@ -44,6 +47,7 @@ impl Default for Plan {
             data: Vec::new(),
             positions: 500_000,
             hidden: 32,
+            layers: None,
             epochs: 5,
             lr: 0.002,
             batch: 16_384,
@@ -127,6 +131,11 @@ pub fn check(plan: &Plan) -> Result<(), Error> {
     }
     Error::bounded("positions", plan.positions as u64, 1_000..=100_000_000, "")?;
     Error::bounded("hidden", plan.hidden as u64, 1..=1024, " neurons")?;
+    if let Some((l1, l2)) = plan.layers {
+        crate::nnue::deep::check_shape(plan.hidden, l1, l2).map_err(|e| {
+            Error::Invalid(format!("layers {l1},{l2} with hidden {}: {e}", plan.hidden))
+        })?;
+    }
     Error::bounded("epochs", plan.epochs as u64, 1..=100_000, "")?;
     Error::bounded("batch", plan.batch as u64, 16..=1_000_000, " positions")?;
     Error::bounded("threads", plan.threads as u64, 1..=256, "")?;
@@ -180,6 +189,7 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
         lr: plan.lr,
         threads: plan.threads,
         seed: plan.seed,
+        head: plan.layers,
         ..Config::default()
     };
     let train_s = samples(&train, &cfg.layout, cfg.wdl);
@@ -194,11 +204,13 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
     });
     let provenance = |epochs: usize| {
         format!(
-            "trained live: {} positions of {}, {epochs} epoch(s), lr {}, seed {}",
+            "trained live: {} positions of {}, {epochs} epoch(s), lr {}, seed {}{}",
             train_s.len(),
             plan.data.join(" "),
             plan.lr,
-            plan.seed
+            plan.seed,
+            plan.layers
+                .map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}"))
         )
     };
     let started = Instant::now();
@@ -475,6 +487,34 @@ mod tests {
         assert!(t.seconds >= 0.3 && t.seconds < 5.0, "{}", t.seconds);
     }
 
+    /// A run with a deep head (`layers`) learns the labels too, and its net carries the head.
+    #[test]
+    fn a_run_with_a_deep_head_learns_and_keeps_the_head() {
+        let (path, plan) = material_plan("deep");
+        let plan = Plan {
+            layers: Some((8, 4)),
+            epochs: 8,
+            ..plan
+        };
+        let t = run(&plan, &AtomicBool::new(false), |_| {}).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let last = t.history.last().unwrap().1;
+        assert!(last < t.initial_loss / 3.0, "{} -> {last}", t.initial_loss);
+        assert!(t.net.deep().is_some());
+        assert!(
+            t.net.architecture().contains("-> 8 -> 4 ->"),
+            "{}",
+            t.net.architecture()
+        );
+        assert!(
+            t.net.provenance.contains("deep layers 8,4"),
+            "{}",
+            t.net.provenance
+        );
+        let m: Vec<f64> = net_piece_square(&t.net).iter().map(mean).collect();
+        assert!(m[4] > m[3] && m[3] > m[1] && m[1] > m[0], "{m:?}");
+    }
+
     #[test]
     fn small_runs_take_smaller_batches() {
         assert_eq!(batch_for(20_000), 1_024);
@@ -489,6 +529,13 @@ mod tests {
             ..Plan::default()
         };
         assert!(check(&good).is_ok());
+        assert!(
+            check(&Plan {
+                layers: Some((8, 32)),
+                ..good.clone()
+            })
+            .is_ok()
+        );
         for (plan, words) in [
             (
                 Plan {
@@ -545,6 +592,21 @@ mod tests {
                     ..good.clone()
                 },
                 "epochs",
+            ),
+            (
+                Plan {
+                    layers: Some((12, 8)),
+                    ..good.clone()
+                },
+                "layers 12,8",
+            ),
+            (
+                Plan {
+                    hidden: 12,
+                    layers: Some((8, 8)),
+                    ..good.clone()
+                },
+                "multiple of 8",
             ),
         ] {
             let e = check(&plan).unwrap_err().to_string();

@@ -32,6 +32,7 @@ function trainRequest() {
     if ($(id).value.trim() !== "") body[key] = Math.round(n(id));
   }
   if ($("train-lr").value.trim() !== "") body.lr = n("train-lr");
+  if ($("train-layers").value !== "") body.layers = $("train-layers").value.split(",").map(Number);
   return body;
 }
 
@@ -457,6 +458,7 @@ const trainState = {
     set: $("train-set").value,
     positions: $("train-positions").value,
     hidden: $("train-hidden").value,
+    layers: $("train-layers").value,
     epochs: $("train-epochs").value,
     lr: $("train-lr").value,
     threads: $("train-threads").value,
@@ -464,7 +466,7 @@ const trainState = {
     piece: pickedPiece(),
   }),
   load: (p) => {
-    for (const k of ["set", "positions", "hidden", "epochs", "lr", "threads", "seconds"]) if (p.has(k)) $(`train-${k}`).value = p.get(k);
+    for (const k of ["set", "positions", "hidden", "layers", "epochs", "lr", "threads", "seconds"]) if (p.has(k)) $(`train-${k}`).value = p.get(k);
     $("train-set").onchange();
     if (p.has("piece")) {
       const c = document.querySelector(`#train-piece input[value="${p.get("piece")}"]`);
