@@ -3,10 +3,12 @@
 //!
 //! - **The first layer** reads both perspectives' activated hidden layers (the side to move's,
 //!   then the other's). Those are quantised to 7 bits, `0..=127`: with SCReLU `clamp(x, 0,
-//!   QA)^2 >> 9`, with CReLU `clamp(x, 0, QA) >> 1`. Its weights are 8-bit, 1.0 is [`QL1`], so a
-//!   product of two neighbours' terms fits in 16 bits (`2 * 127 * 127`), which is what the
-//!   vector instructions' 8-bit multiply (`maddubs`) needs; the sums are 32-bit and exact in any
-//!   order, so every kernel gives the same sums ([`Kernel::deep_sums`]). Inputs come four at a
+//!   QA)^2 >> 9`, with CReLU `clamp(x, 0, QA) >> 1`. Its weights are 8-bit, 1.0 is the net's
+//!   [`Deep::ql1`], so a product of two neighbours' terms fits in 16 bits (`2 * 127 * 127`),
+//!   which is what the vector instructions' 8-bit multiply (`maddubs`) needs; the sums are
+//!   32-bit and exact in any order, so every kernel gives the same sums
+//!   ([`Kernel::deep_sums`]); a narrow head's (no weight beyond [`NARROW`]) sum two groups'
+//!   products in 16 bits first. Inputs come four at a
 //!   time, one 32-bit broadcast into every neuron's sum, so the weights are laid out for that:
 //!   for each group of four inputs, each neuron's four weights.
 //! - **The rest is in floats**: the first layer's sums scaled back and biased, the activation
@@ -18,8 +20,15 @@ use super::simd::Kernel;
 use super::{Activation, MAX_HIDDEN, QA, SCALE};
 use crate::error::NetProblem;
 
-/// The first deep layer's weights: 1.0 is this.
+/// The first deep layer's weight scale in the first version-4 files: 1.0 is this. A net file
+/// names its own ([`Deep::ql1`]), a power of two in [`QL1_RANGE`].
 pub const QL1: i32 = 64;
+/// The weight scales a net file may give the first deep layer.
+pub const QL1_RANGE: std::ops::RangeInclusive<i32> = 16..=4096;
+/// The largest first-layer weight (either way) of a narrow head: two neighbouring groups' 8-bit
+/// products then still sum within 16 bits (`4 * 127 * 64`), so the vector loop adds them before
+/// widening, a third fewer steps. The trainer picks the scale that keeps its nets narrow.
+pub const NARROW: i8 = 64;
 pub use super::MAX_L1;
 /// The widest second deep layer.
 pub const MAX_L2: usize = 64;
@@ -47,6 +56,10 @@ pub struct Deep {
     pub(super) w3: Box<[f32]>,
     /// One output bias a bucket.
     pub(super) b3: Box<[f32]>,
+    /// The first layer's weight scale: its 8-bit weights are the float ones times this.
+    pub ql1: i32,
+    /// Every first-layer weight is within [`NARROW`] either way.
+    pub narrow: bool,
 }
 
 /// Every float in a head is finite ([`Deep::new`] refuses others), so equality is an equivalence.
@@ -105,10 +118,13 @@ impl Deep {
                 "a deep layer weight that is not a finite number".into(),
             ));
         }
+        let narrow = w1.iter().all(|w| w.unsigned_abs() <= NARROW.unsigned_abs());
         Ok(Deep {
             l1,
             l2,
             buckets,
+            ql1: QL1,
+            narrow,
             w1: w1.into_boxed_slice(),
             b1: b1.into_boxed_slice(),
             w2: w2.into_boxed_slice(),
@@ -116,6 +132,27 @@ impl Deep {
             w3: w3.into_boxed_slice(),
             b3: b3.into_boxed_slice(),
         })
+    }
+
+    /// The head with its first layer's weights read at the scale `ql1` (1.0 is `ql1`): a power
+    /// of two in [`QL1_RANGE`], or an error that names it.
+    pub fn with_scale(self, ql1: i32) -> Result<Deep, NetProblem> {
+        if !(QL1_RANGE.contains(&ql1) && (ql1 as u32).is_power_of_two()) {
+            return Err(NetProblem::Architecture {
+                found: format!("QL1 {ql1}"),
+                supported: format!(
+                    "QL1 a power of two from {} to {}",
+                    QL1_RANGE.start(),
+                    QL1_RANGE.end()
+                ),
+            });
+        }
+        Ok(Deep { ql1, ..self })
+    }
+
+    /// The largest first-layer weight, either way, in its 8-bit units.
+    pub fn widest(&self) -> u8 {
+        self.w1.iter().map(|w| w.unsigned_abs()).max().unwrap_or(0)
     }
 
     /// A bucket's count of each of the six layers' values, in the order of the fields.
@@ -138,7 +175,7 @@ impl Deep {
         let l1 = self.l1;
         let mut sums = [0i32; MAX_L1];
         let w1 = &self.w1[2 * h * l1 * b..2 * h * l1 * (b + 1)];
-        k.deep_sums(activation, us, them, w1, &mut sums[..l1]);
+        k.deep_sums(activation, self.narrow, us, them, w1, &mut sums[..l1]);
         let y = self.head(activation, &sums[..l1], b);
         (y * SCALE as f32) as i32
     }
@@ -147,7 +184,7 @@ impl Deep {
     #[inline]
     pub fn head(&self, activation: Activation, sums: &[i32], b: usize) -> f32 {
         let (l1, l2) = (self.l1, self.l2);
-        let scale = input_scale(activation) / QL1 as f32;
+        let scale = input_scale(activation) / self.ql1 as f32;
         let mut h1 = [0f32; MAX_L1];
         for ((h, &s), &bias) in h1.iter_mut().zip(sums).zip(&self.b1[l1 * b..]) {
             *h = act(activation, s as f32 * scale + bias);
@@ -233,29 +270,43 @@ mod tests {
             state ^= state << 17;
             state % m
         };
-        let mut nonzero = 0;
+        let (mut nonzero, mut narrow_cases) = (0, 0);
         for h in [8, 32, 40, 256, MAX_HIDDEN] {
             for l1 in [8, 16, 24, 32] {
-                let mut mixed = |n: usize| -> Vec<i16> {
-                    (0..n)
-                        .map(|i| match (i / 32) % 4 {
-                            // A block of zeros, a block with zero groups, two mixed blocks.
-                            0 => -5,
-                            1 if (i / 4) % 2 == 0 => 0,
-                            _ => next(900) as i16 - 300,
-                        })
-                        .collect()
+                // Mixed hidden layers for both sides, and weights from -span to span.
+                let mut random = |span: u64| -> (Vec<i16>, Vec<i16>, Vec<i8>) {
+                    let mut mixed = || -> Vec<i16> {
+                        (0..h)
+                            .map(|i| match (i / 32) % 4 {
+                                // A block of zeros, a block with zero groups, two mixed blocks.
+                                0 => -5,
+                                1 if (i / 4) % 2 == 0 => 0,
+                                _ => next(900) as i16 - 300,
+                            })
+                            .collect()
+                    };
+                    let (us, them) = (mixed(), mixed());
+                    let w = (0..2 * h * l1)
+                        .map(|_| (next(2 * span + 1) as i64 - span as i64) as i8)
+                        .collect();
+                    (us, them, w)
                 };
                 let cases: Vec<(Vec<i16>, Vec<i16>, Vec<i8>)> = vec![
                     (vec![i16::MAX; h], vec![QA as i16; h], vec![127; 2 * h * l1]),
                     (vec![QA as i16; h], vec![400; h], vec![-127; 2 * h * l1]),
+                    random(127),
+                    // Narrow heads: the largest weights either way, and mixed ones.
                     (
-                        mixed(h),
-                        mixed(h),
-                        (0..2 * h * l1)
-                            .map(|_| (next(255) as i64 - 127) as i8)
-                            .collect(),
+                        vec![i16::MAX; h],
+                        vec![QA as i16; h],
+                        vec![NARROW; 2 * h * l1],
                     ),
+                    (
+                        vec![QA as i16; h],
+                        vec![QA as i16; h],
+                        vec![-NARROW; 2 * h * l1],
+                    ),
+                    random(NARROW as u64),
                 ];
                 for activation in [Activation::SCReLU, Activation::CReLU] {
                     for (us, them, w) in &cases {
@@ -271,17 +322,25 @@ mod tests {
                             }
                         }
                         nonzero += plain.iter().filter(|&&p| p != 0).count();
+                        let narrow = w.iter().all(|x| x.unsigned_abs() <= NARROW as u8);
+                        narrow_cases += usize::from(narrow);
                         for k in &kernels {
-                            let mut out = vec![7; l1];
-                            k.deep_sums(activation, us, them, w, &mut out);
-                            let got: Vec<i64> = out.iter().map(|&s| i64::from(s)).collect();
-                            assert_eq!(got, plain, "{k:?} {activation:?} {h} hidden, {l1} neurons");
+                            for fast in [false, narrow] {
+                                let mut out = vec![7; l1];
+                                k.deep_sums(activation, fast, us, them, w, &mut out);
+                                let got: Vec<i64> = out.iter().map(|&s| i64::from(s)).collect();
+                                assert_eq!(
+                                    got, plain,
+                                    "{k:?} {activation:?} {h} hidden, {l1} neurons, narrow {fast}"
+                                );
+                            }
                         }
                     }
                 }
             }
         }
         assert!(nonzero > 500, "{nonzero}");
+        assert!(narrow_cases >= 3 * 4 * 5 * 2, "{narrow_cases}");
     }
 
     #[test]

@@ -30,7 +30,7 @@
 
 use std::sync::Arc;
 
-use super::deep::{self, Deep, QL1};
+use super::deep::{self, Deep};
 use super::{
     Activation, INPUTS, InputLayout, Layer, MAX_HIDDEN, Network, QA, QB, SCALE, valid_buckets,
 };
@@ -139,7 +139,7 @@ impl Network {
         if let Some(d) = &self.deep {
             out.put(d.l1 as u32);
             out.put(d.l2 as u32);
-            out.put(QL1 as u16);
+            out.put(d.ql1 as u16);
         }
         out.put(QA as u16);
         out.put(QB as u16);
@@ -222,14 +222,8 @@ impl Network {
             let l1 = r.read::<u32>("the first deep layer").map_err(short)? as usize;
             let l2 = r.read::<u32>("the second deep layer").map_err(short)? as usize;
             let ql1: u16 = r.read("QL1").map_err(short)?;
-            if i32::from(ql1) != QL1 {
-                return Err(NetProblem::Architecture {
-                    found: format!("QL1 {ql1}"),
-                    supported: format!("QL1 {QL1}"),
-                });
-            }
             deep::check_shape(hidden, l1, l2)?;
-            Some((l1, l2))
+            Some((l1, l2, i32::from(ql1)))
         } else {
             None
         };
@@ -262,7 +256,7 @@ impl Network {
                 layout.inputs() * hidden + hidden + 2 * hidden * buckets,
                 4 * buckets,
             ),
-            Some((l1, l2)) => {
+            Some((l1, l2, _)) => {
                 let [n1, rest @ ..] = Deep::sizes(hidden, l1, l2);
                 (
                     layout.inputs() * hidden + hidden,
@@ -284,7 +278,7 @@ impl Network {
             String::from_utf8_lossy(r.take(prov_len, "the provenance").map_err(short)?)
                 .into_owned();
         let ft_and_out = r.read_n::<i16>(weights, "the weights").map_err(short)?;
-        if let Some((l1, l2)) = head {
+        if let Some((l1, l2, ql1)) = head {
             let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes(hidden, l1, l2);
             let mut w1 = Vec::with_capacity(n1 * buckets);
             let mut floats: [Vec<f32>; 5] = Default::default();
@@ -295,7 +289,8 @@ impl Network {
                 }
             }
             let [b1, w2, b2, w3, b3] = floats;
-            let deep = Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?;
+            let deep =
+                Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?.with_scale(ql1)?;
             let ft_bias = ft_and_out[layout.inputs() * hidden..].to_vec();
             let mut ft_weights = ft_and_out;
             ft_weights.truncate(layout.inputs() * hidden);
@@ -556,7 +551,12 @@ mod tests {
         // After the layout (byte 86): L1, L2, QL1.
         assert!(e(&resealed(&bytes, |b| b[86] = 12)).contains("deep layers of 12 and 4"));
         assert!(e(&resealed(&bytes, |b| b[90] = 0)).contains("deep layers of 8 and 0"));
-        assert!(e(&resealed(&bytes, |b| b[94] = 32)).contains("QL1 32"));
+        assert!(e(&resealed(&bytes, |b| b[94] = 48)).contains("QL1 48"));
+        assert!(e(&resealed(&bytes, |b| b[94] = 8)).contains("QL1 8"));
+        // Another power of two is a scale the file may name: the same weights, read at it.
+        let other = Network::from_bytes(&resealed(&bytes, |b| b[94] = 128)).unwrap();
+        assert_eq!(other.deep().unwrap().ql1, 128);
+        assert_eq!(Network::from_bytes(&other.to_bytes()).unwrap(), other);
         // The last float, the output bias of the second bucket, as not a number.
         let nan = resealed(&bytes, |b| {
             let at = b.len() - 4;

@@ -206,6 +206,23 @@ mod tests {
                 head,
             )
         };
+        // Heads the narrow vector loop takes.
+        let narrow = |activation| {
+            let net = crate::nnue::tests::random_deep_net_within(
+                if activation == Activation::SCReLU {
+                    512
+                } else {
+                    64
+                },
+                activation,
+                8,
+                crate::nnue::InputLayout::PLAIN,
+                (16, 32),
+                crate::nnue::deep::NARROW as u64,
+            );
+            assert!(net.deep().unwrap().narrow);
+            net
+        };
         for (hidden, _, net) in [
             (
                 40,
@@ -228,6 +245,8 @@ mod tests {
                 Activation::SCReLU,
                 deep(512, Activation::SCReLU, (16, 32)),
             ),
+            (512, Activation::SCReLU, narrow(Activation::SCReLU)),
+            (64, Activation::CReLU, narrow(Activation::CReLU)),
         ] {
             for (fen, pos) in positions() {
                 let mut want = Accumulator::new();

@@ -360,7 +360,19 @@ pub(crate) mod tests {
         activation: Activation,
         buckets: usize,
         layout: InputLayout,
+        head: (usize, usize),
+    ) -> Network {
+        random_deep_net_within(hidden, activation, buckets, layout, head, 127)
+    }
+
+    /// [`random_deep_net`] with first-layer weights within `span` either way.
+    pub(crate) fn random_deep_net_within(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
         (l1, l2): (usize, usize),
+        span: u64,
     ) -> Network {
         let mut state = 0x5eed_1234_abcd_0001u64;
         let mut next = |range: u64| -> i64 {
@@ -374,7 +386,7 @@ pub(crate) mod tests {
             .collect();
         let ft_bias = (0..hidden).map(|_| next(100) as i16).collect();
         let sizes = Deep::sizes(hidden, l1, l2);
-        let w1 = (0..sizes[0] * buckets).map(|_| next(127) as i8).collect();
+        let w1 = (0..sizes[0] * buckets).map(|_| next(span) as i8).collect();
         let mut floats = sizes[1..]
             .iter()
             .map(|&n| {

@@ -222,12 +222,15 @@ impl Kernel {
     /// The deep head's first layer (`deep.rs`): the sums into `out.len()` neurons (a multiple
     /// of 8, at most `MAX_L1`) of the side to move's and the other side's hidden layers `us` and
     /// `them`, activated and quantised as the portable `activate` does, times
-    /// weights `w` (`deep::w1_index`'s order, no weight -128). Exact, so every kernel gives the
-    /// portable loop's sums; the vector loop takes hidden layers of a multiple of 32.
+    /// weights `w` (`deep::w1_index`'s order, no weight -128; with `narrow`, none beyond
+    /// `deep::NARROW` either way). Exact, so every kernel gives the portable loop's sums; the
+    /// vector loop takes hidden layers of a multiple of 32.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn deep_sums(
         self,
         activation: super::Activation,
+        narrow: bool,
         us: &[i16],
         them: &[i16],
         w: &[i8],
@@ -241,9 +244,12 @@ impl Kernel {
             // availability includes AVX2), and the lengths are checked above.
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 | Simd::Avx512 if vectors => unsafe {
-                match activation {
-                    super::Activation::SCReLU => x86::deep_sums_avx2::<true>(us, them, w, out),
-                    super::Activation::CReLU => x86::deep_sums_avx2::<false>(us, them, w, out),
+                use super::Activation::{CReLU, SCReLU};
+                match (activation, narrow) {
+                    (SCReLU, true) => x86::deep_sums_avx2::<true, true>(us, them, w, out),
+                    (SCReLU, false) => x86::deep_sums_avx2::<true, false>(us, them, w, out),
+                    (CReLU, true) => x86::deep_sums_avx2::<false, true>(us, them, w, out),
+                    (CReLU, false) => x86::deep_sums_avx2::<false, false>(us, them, w, out),
                 }
             },
             _ => portable::deep_sums(activation, us, them, w, out),

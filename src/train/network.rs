@@ -3,7 +3,10 @@
 
 use super::sample::{Sample, sigmoid};
 use crate::core::Rng;
-use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, QL1};
+use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, NARROW, QL1_RANGE};
+
+/// At most one first-layer weight in this many may be clipped to make a deep head narrow.
+pub const DEEP_OUTLIERS: usize = 10_000;
 use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
 /// Weights stay within this, so that the quantised values fit.
@@ -486,6 +489,7 @@ impl FloatNet {
         if let Some((l1, l2)) = self.head {
             let n = 2 * h;
             let sizes = Deep::sizes(h, l1, l2);
+            let (ql1, clip) = self.first_deep_scale();
             let mut w1 = vec![0i8; sizes[0] * self.buckets];
             let mut floats: [Vec<f32>; 5] = Default::default();
             for (b, bucket) in self.params[w2..]
@@ -497,7 +501,7 @@ impl FloatNet {
                 for (j, row) in weights.chunks_exact(n).enumerate() {
                     for (i, &w) in row.iter().enumerate() {
                         block[deep::w1_index(i, j, l1)] =
-                            (w * QL1 as f32).round().clamp(-127.0, 127.0) as i8;
+                            (w * ql1 as f32).round().clamp(-clip, clip) as i8;
                     }
                 }
                 for (v, &len) in floats.iter_mut().zip(&sizes[1..]) {
@@ -507,6 +511,7 @@ impl FloatNet {
             }
             let [b1v, w2v, b2v, w3v, b3v] = floats;
             let head = Deep::new(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
+                .and_then(|d| d.with_scale(ql1))
                 .expect("the float net's head is a valid head");
             return Network::from_deep_parts(
                 self.activation,
@@ -531,6 +536,38 @@ impl FloatNet {
             provenance,
         )
         .expect("the float net's shape is a valid net")
+    }
+
+    /// The scale of a deep head's 8-bit first layer and the largest weight it keeps: the finest
+    /// scale (the largest power of two) at which all but one weight in [`DEEP_OUTLIERS`] fits
+    /// within [`NARROW`], those few then clipped to it, so the search's faster loop takes the
+    /// head and the rest keep the most precision; the coarsest scale, weights clipped at 127,
+    /// if even that does not.
+    fn first_deep_scale(&self) -> (i32, f32) {
+        let Some((l1, l2)) = self.head else {
+            return (*QL1_RANGE.start(), 127.0);
+        };
+        let (h, n1) = (self.hidden, Deep::sizes(self.hidden, l1, l2)[0]);
+        let (_, w2, _) = self.offsets();
+        let weights: Vec<f32> = self.params[w2..]
+            .chunks_exact(FloatNet::head_len(h, self.head))
+            .flat_map(|bucket| &bucket[..n1])
+            .map(|w| w.abs())
+            .collect();
+        let allowed = weights.len() / DEEP_OUTLIERS;
+        let narrow = f32::from(NARROW);
+        let mut ql1 = *QL1_RANGE.end();
+        while ql1 >= *QL1_RANGE.start() {
+            let beyond = weights
+                .iter()
+                .filter(|&&w| (w * ql1 as f32).round() > narrow)
+                .count();
+            if beyond <= allowed {
+                return (ql1, narrow);
+            }
+            ql1 /= 2;
+        }
+        (*QL1_RANGE.start(), 127.0)
     }
 
     /// The score in centipawns, as the float net computes it.

@@ -428,6 +428,18 @@ mod tests {
             quantised_agrees(&t.net, &val);
             let q = t.net.quantise("test".into());
             assert_eq!(q.deep().map(|d| (d.l1, d.l2)), Some((16, 8)));
+            // The first layer's scale is the finest that keeps it narrow: at half of it the
+            // widest weight would be within half of the bound.
+            let d = q.deep().unwrap();
+            let narrow = crate::nnue::deep::NARROW.unsigned_abs();
+            assert!(d.narrow && d.widest() <= narrow, "{}", d.widest());
+            assert!(
+                d.ql1 == 4096 || d.widest() >= narrow / 2,
+                "{} {}",
+                d.ql1,
+                d.widest()
+            );
+            assert!(d.ql1.count_ones() == 1 && d.ql1 >= 16, "{}", d.ql1);
             assert!(q.architecture().contains("x 2 -> 16 -> 8 -> 1 x 2 buckets"));
             let bytes = q.to_bytes();
             assert_eq!(&bytes[4..8], &4u32.to_le_bytes());

@@ -237,12 +237,15 @@ width! {
 /// groups cost more than it saved): the four bytes in every 32-bit lane, `maddubs` with
 /// each neuron's four 8-bit weights (two 16-bit sums a neuron, which cannot saturate: inputs
 /// are at most 127, weights at least -127), `madd` with ones into one 32-bit sum a neuron.
+/// With `NARROW` (no weight beyond `deep::NARROW` either way) two groups' 16-bit sums are added
+/// before the `madd`, as they cannot overflow either.
 ///
 /// # Safety
 /// The CPU runs AVX2; `us` and `them` have the same length, a multiple of 32; `out.len()` is a
-/// multiple of 8 and at most 32; `w` holds `2 * us.len() * out.len()` weights.
+/// multiple of 8 and at most 32; `w` holds `2 * us.len() * out.len()` weights; with `NARROW`,
+/// none of them is beyond `deep::NARROW` either way.
 #[target_feature(enable = "avx2")]
-pub unsafe fn deep_sums_avx2<const SQUARE: bool>(
+pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
     us: &[i16],
     them: &[i16],
     w: &[i8],
@@ -251,10 +254,10 @@ pub unsafe fn deep_sums_avx2<const SQUARE: bool>(
     // SAFETY: the caller's conditions are each arm's.
     unsafe {
         match out.len() / 8 {
-            1 => deep_sums::<1, SQUARE>(us, them, w, out),
-            2 => deep_sums::<2, SQUARE>(us, them, w, out),
-            3 => deep_sums::<3, SQUARE>(us, them, w, out),
-            _ => deep_sums::<4, SQUARE>(us, them, w, out),
+            1 => deep_sums::<1, SQUARE, NARROW>(us, them, w, out),
+            2 => deep_sums::<2, SQUARE, NARROW>(us, them, w, out),
+            3 => deep_sums::<3, SQUARE, NARROW>(us, them, w, out),
+            _ => deep_sums::<4, SQUARE, NARROW>(us, them, w, out),
         }
     }
 }
@@ -264,7 +267,7 @@ pub unsafe fn deep_sums_avx2<const SQUARE: bool>(
 /// # Safety
 /// As [`deep_sums_avx2`], with `out.len() == 8 * R`.
 #[inline(always)]
-unsafe fn deep_sums<const R: usize, const SQUARE: bool>(
+unsafe fn deep_sums<const R: usize, const SQUARE: bool, const NARROW: bool>(
     us: &[i16],
     them: &[i16],
     w: &[i8],
@@ -302,15 +305,36 @@ unsafe fn deep_sums<const R: usize, const SQUARE: bool>(
                 _mm256_storeu_si256(groups.as_mut_ptr().cast(), bytes);
                 // The block's first group among all `2h / 4`.
                 let first = side * h / 4 + 8 * block;
-                for (g, &four) in groups.iter().enumerate() {
-                    let x = _mm256_set1_epi32(four);
-                    // SAFETY: group `first + g`'s weights are the `32 * R` bytes from
-                    // `(first + g) * 32 * R`, within `w`.
-                    let wg = w.as_ptr().add((first + g) * 32 * R);
-                    for (r, acc) in acc.iter_mut().enumerate() {
-                        let ww = _mm256_loadu_si256(wg.add(32 * r).cast());
-                        let pairs = _mm256_maddubs_epi16(x, ww);
-                        *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
+                if NARROW {
+                    // Two groups' 16-bit products summed before they widen: each is at most
+                    // `2 * 127 * NARROW`, so the sum fits.
+                    for g in (0..8).step_by(2) {
+                        let x0 = _mm256_set1_epi32(groups[g]);
+                        let x1 = _mm256_set1_epi32(groups[g + 1]);
+                        // SAFETY: groups `first + g` and the next one's weights are the
+                        // `64 * R` bytes from `(first + g) * 32 * R`, within `w`.
+                        let wg = w.as_ptr().add((first + g) * 32 * R);
+                        for (r, acc) in acc.iter_mut().enumerate() {
+                            let w0 = _mm256_loadu_si256(wg.add(32 * r).cast());
+                            let w1 = _mm256_loadu_si256(wg.add(32 * (R + r)).cast());
+                            let pairs = _mm256_add_epi16(
+                                _mm256_maddubs_epi16(x0, w0),
+                                _mm256_maddubs_epi16(x1, w1),
+                            );
+                            *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
+                        }
+                    }
+                } else {
+                    for (g, &four) in groups.iter().enumerate() {
+                        let x = _mm256_set1_epi32(four);
+                        // SAFETY: group `first + g`'s weights are the `32 * R` bytes from
+                        // `(first + g) * 32 * R`, within `w`.
+                        let wg = w.as_ptr().add((first + g) * 32 * R);
+                        for (r, acc) in acc.iter_mut().enumerate() {
+                            let ww = _mm256_loadu_si256(wg.add(32 * r).cast());
+                            let pairs = _mm256_maddubs_epi16(x, ww);
+                            *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
+                        }
                     }
                 }
             }
