@@ -7,14 +7,14 @@
 //!   [`Deep::ql1`], so a product of two neighbours' terms fits in 16 bits (`2 * 127 * 127`),
 //!   which is what the vector instructions' 8-bit multiply (`maddubs`) needs; the sums are
 //!   32-bit and exact in any order, so every kernel gives the same sums
-//!   ([`Kernel::deep_sums`]); a narrow head's (no weight beyond [`NARROW`]) sum two groups'
-//!   products in 16 bits first. Inputs come four at a
-//!   time, one 32-bit broadcast into every neuron's sum, so the weights are laid out for that:
-//!   for each group of four inputs, each neuron's four weights.
+//!   ([`Kernel::deep_sums`]); a narrow head's (no weight beyond [`NARROW`]) sum two blocks'
+//!   products in 16 bits first. Each neuron's weights are kept as a row in input order, so
+//!   the vector loop takes 32 inputs against a neuron's row at once; the net file keeps them
+//!   in groups of four inputs ([`w1_index`]).
 //! - **The rest is in floats**: the first layer's sums scaled back and biased, the activation
 //!   (the net's, clipped to `[0, 1]`, squared with SCReLU), the second layer, the activation, the
-//!   output. Each sum is taken in one fixed order in plain Rust, which the compiler may not
-//!   reorder, so the score is the same on every CPU and build.
+//!   output. Each sum is taken in one fixed order in plain Rust ([`Deep::head`] gives it),
+//!   which the compiler may not reorder, so the score is the same on every CPU and build.
 
 use super::simd::Kernel;
 use super::{Activation, MAX_HIDDEN, QA, SCALE};
@@ -25,8 +25,8 @@ use crate::error::NetProblem;
 pub const QL1: i32 = 64;
 /// The weight scales a net file may give the first deep layer.
 pub const QL1_RANGE: std::ops::RangeInclusive<i32> = 16..=4096;
-/// The largest first-layer weight (either way) of a narrow head: two neighbouring groups' 8-bit
-/// products then still sum within 16 bits (`4 * 127 * 64`), so the vector loop adds them before
+/// The largest first-layer weight (either way) of a narrow head: the 16-bit sums of two
+/// blocks' 8-bit products then still fit (`4 * 127 * 64`), so the vector loop adds them before
 /// widening, a third fewer steps. The trainer picks the scale that keeps its nets narrow.
 pub const NARROW: i8 = 64;
 pub use super::MAX_L1;
@@ -43,8 +43,8 @@ pub struct Deep {
     pub l2: usize,
     /// Output buckets.
     pub buckets: usize,
-    /// For each bucket, for each group of four inputs (of `2N`), each first-layer neuron's four
-    /// weights, times [`QL1`].
+    /// For each bucket, each first-layer neuron's weights from its `2N` inputs in order (the
+    /// net file keeps them in [`w1_index`]'s order), times [`Deep::ql1`].
     pub(super) w1: Box<[i8]>,
     /// `l1` biases a bucket.
     pub(super) b1: Box<[f32]>,
@@ -82,7 +82,8 @@ pub fn check_shape(hidden: usize, l1: usize, l2: usize) -> Result<(), NetProblem
 
 impl Deep {
     /// The head of `buckets` output buckets after a feature transformer of `hidden` neurons,
-    /// from its weights (laid out as the fields say), checked.
+    /// from its weights (the first layer's in the net file's order, [`w1_index`]; the others
+    /// laid out as the fields say), checked.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         hidden: usize,
@@ -119,6 +120,17 @@ impl Deep {
             ));
         }
         let narrow = w1.iter().all(|w| w.unsigned_abs() <= NARROW.unsigned_abs());
+        // Each neuron's row of weights in input order, bucket by bucket.
+        let n = 2 * hidden;
+        let mut rows = vec![0i8; w1.len()];
+        for (file, mine) in w1.chunks_exact(n * l1).zip(rows.chunks_exact_mut(n * l1)) {
+            for i in 0..n {
+                for j in 0..l1 {
+                    mine[j * n + i] = file[w1_index(i, j, l1)];
+                }
+            }
+        }
+        let w1 = rows;
         Ok(Deep {
             l1,
             l2,
@@ -148,6 +160,20 @@ impl Deep {
             });
         }
         Ok(Deep { ql1, ..self })
+    }
+
+    /// Bucket `b`'s first-layer weights in the net file's order ([`w1_index`]).
+    pub fn w1_in_file_order(&self, b: usize) -> Vec<i8> {
+        let n1 = self.w1.len() / self.buckets;
+        let n = n1 / self.l1;
+        let rows = &self.w1[n1 * b..n1 * (b + 1)];
+        let mut file = vec![0i8; n1];
+        for i in 0..n {
+            for j in 0..self.l1 {
+                file[w1_index(i, j, self.l1)] = rows[j * n + i];
+            }
+        }
+        file
     }
 
     /// The largest first-layer weight, either way, in its 8-bit units.
@@ -180,7 +206,10 @@ impl Deep {
         (y * SCALE as f32) as i32
     }
 
-    /// The layers after the first one's integer sums: the output in units of [`SCALE`].
+    /// The layers after the first one's integer sums: the output in units of [`SCALE`]. The
+    /// second layer's sums go eight neurons at a time (kept in registers), each from its bias
+    /// over the first layer's neurons in order; the output's products go into eight running
+    /// sums (neuron `k` into sum `k % 8`), added pairwise at the end, then the bias.
     #[inline]
     pub fn head(&self, activation: Activation, sums: &[i32], b: usize) -> f32 {
         let (l1, l2) = (self.l1, self.l2);
@@ -189,19 +218,37 @@ impl Deep {
         for ((h, &s), &bias) in h1.iter_mut().zip(sums).zip(&self.b1[l1 * b..]) {
             *h = act(activation, s as f32 * scale + bias);
         }
-        let mut z2 = [0f32; MAX_L2];
-        z2[..l2].copy_from_slice(&self.b2[l2 * b..l2 * (b + 1)]);
+        let h1 = &h1[..l1];
         let w2 = &self.w2[l1 * l2 * b..l1 * l2 * (b + 1)];
-        for (&x, row) in h1[..l1].iter().zip(w2.chunks_exact(l2)) {
-            for (z, &w) in z2[..l2].iter_mut().zip(row) {
-                *z += x * w;
+        let b2 = &self.b2[l2 * b..l2 * (b + 1)];
+        let w3 = &self.w3[l2 * b..l2 * (b + 1)];
+        let mut lanes = [0f32; 8];
+        let mut k = 0;
+        while k + 8 <= l2 {
+            let mut z: [f32; 8] = b2[k..k + 8].try_into().expect("eight biases");
+            for (j, &x) in h1.iter().enumerate() {
+                let w: &[f32; 8] = w2[j * l2 + k..j * l2 + k + 8]
+                    .try_into()
+                    .expect("eight weights");
+                for (z, &w) in z.iter_mut().zip(w) {
+                    *z += x * w;
+                }
             }
+            for ((lane, &z), &w) in lanes.iter_mut().zip(&z).zip(&w3[k..k + 8]) {
+                *lane += act(activation, z) * w;
+            }
+            k += 8;
         }
-        let mut y = self.b3[b];
-        for (&z, &w) in z2[..l2].iter().zip(&self.w3[l2 * b..l2 * (b + 1)]) {
-            y += act(activation, z) * w;
+        // The last neurons of a layer that is not a multiple of eight, one at a time.
+        for k in k..l2 {
+            let mut z = b2[k];
+            for (j, &x) in h1.iter().enumerate() {
+                z += x * w2[j * l2 + k];
+            }
+            lanes[k % 8] += act(activation, z) * w3[k];
         }
-        y
+        let [a, c, d, e, f, g, h, i] = lanes;
+        ((a + c) + (d + e)) + ((f + g) + (h + i)) + self.b3[b]
     }
 }
 
@@ -225,8 +272,9 @@ pub fn act(activation: Activation, x: f32) -> f32 {
     }
 }
 
-/// Where neuron `j`'s weight from input `i` lies in a bucket's block of first-layer weights
-/// (`Deep`'s `w1`), in a layer of `l1` neurons.
+/// Where neuron `j`'s weight from input `i` lies in a bucket's block of first-layer weights in
+/// the net file, in a layer of `l1` neurons: for each group of four inputs, each neuron's four
+/// weights.
 #[inline]
 pub fn w1_index(i: usize, j: usize, l1: usize) -> usize {
     (i / 4 * l1 + j) * 4 + i % 4
@@ -318,7 +366,7 @@ mod tests {
                                 Activation::CReLU => c >> 1,
                             };
                             for (j, p) in plain.iter_mut().enumerate() {
-                                *p += x * i64::from(w[w1_index(i, j, l1)]);
+                                *p += x * i64::from(w[j * 2 * h + i]);
                             }
                         }
                         nonzero += plain.iter().filter(|&&p| p != 0).count();
@@ -341,6 +389,58 @@ mod tests {
         }
         assert!(nonzero > 500, "{nonzero}");
         assert!(narrow_cases >= 3 * 4 * 5 * 2, "{narrow_cases}");
+    }
+
+    /// The float layers take their sums in the order the doc gives, bit for bit, whether the
+    /// second layer is a multiple of eight or not.
+    #[test]
+    fn the_float_layers_sum_in_their_documented_order() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for (l1, l2) in [(8, 32), (16, 13), (24, 3), (32, 64), (8, 1)] {
+            let sizes = Deep::sizes(32, l1, l2);
+            let mut floats = |n: usize| -> Vec<f32> {
+                (0..n).map(|_| next(2001) as f32 / 1000.0 - 1.0).collect()
+            };
+            let (b1, w2, b2, w3, b3) = (
+                floats(sizes[1]),
+                floats(sizes[2]),
+                floats(sizes[3]),
+                floats(sizes[4]),
+                floats(sizes[5]),
+            );
+            let d = Deep::new(32, l1, l2, 1, vec![1; sizes[0]], b1, w2, b2, w3, b3)
+                .unwrap()
+                .with_scale(256)
+                .unwrap();
+            for activation in [Activation::SCReLU, Activation::CReLU] {
+                let scale = input_scale(activation) / 256.0;
+                for _ in 0..40 {
+                    let sums: Vec<i32> = (0..l1).map(|_| next(80_000) as i32 - 30_000).collect();
+                    let h1: Vec<f32> = (0..l1)
+                        .map(|j| act(activation, sums[j] as f32 * scale + d.b1[j]))
+                        .collect();
+                    let mut lanes = [0f32; 8];
+                    for k in 0..l2 {
+                        let mut z = d.b2[k];
+                        for (j, &x) in h1.iter().enumerate() {
+                            z += x * d.w2[j * l2 + k];
+                        }
+                        lanes[k % 8] += act(activation, z) * d.w3[k];
+                    }
+                    let l = lanes;
+                    let want =
+                        ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])) + d.b3[0];
+                    let got = d.head(activation, &sums, 0);
+                    assert_eq!(got.to_bits(), want.to_bits(), "{l1} {l2} {activation:?}");
+                }
+            }
+        }
     }
 
     #[test]

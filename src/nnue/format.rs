@@ -25,7 +25,7 @@
 //! | 2 each | feature weights (`768 * K` rows of `N`), feature biases (`N`) |
 //! | 2 each | without a deep head: output weights (`2N` a bucket) |
 //! | 4 each | without a deep head: output biases (one a bucket) |
-//! | 1, 4 each | with a deep head, for each bucket: the first layer's 8-bit weights (`2N * L1`, `Deep::w1`'s order), then 32-bit floats: its biases (`L1`), the second layer's weights (`L1 * L2`) and biases (`L2`), the output weights (`L2`) and bias (1) |
+//! | 1, 4 each | with a deep head, for each bucket: the first layer's 8-bit weights (`2N * L1`, `deep::w1_index`'s order), then 32-bit floats: its biases (`L1`), the second layer's weights (`L1 * L2`) and biases (`L2`), the output weights (`L2`) and bias (1) |
 //! | 8 | checksum (FNV-1a) of all before it |
 
 use std::sync::Arc;
@@ -159,9 +159,9 @@ impl Network {
             out.put(b);
         }
         if let Some(d) = &self.deep {
-            let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes(self.hidden, d.l1, d.l2);
+            let [_, nb1, n2, nb2, n3, nb3] = Deep::sizes(self.hidden, d.l1, d.l2);
             for b in 0..d.buckets {
-                for &w in &d.w1[n1 * b..n1 * (b + 1)] {
+                for w in d.w1_in_file_order(b) {
                     out.put(w);
                 }
                 for (v, n) in [

@@ -222,8 +222,8 @@ impl Kernel {
     /// The deep head's first layer (`deep.rs`): the sums into `out.len()` neurons (a multiple
     /// of 8, at most `MAX_L1`) of the side to move's and the other side's hidden layers `us` and
     /// `them`, activated and quantised as the portable `activate` does, times
-    /// weights `w` (`deep::w1_index`'s order, no weight -128; with `narrow`, none beyond
-    /// `deep::NARROW` either way). Exact, so every kernel gives the portable loop's sums; the
+    /// weights `w` (each neuron's row of `2 * us.len()` in input order, no weight -128; with
+    /// `narrow`, none beyond `deep::NARROW` either way). Exact, so every kernel gives the portable loop's sums; the
     /// vector loop takes hidden layers of a multiple of 32.
     #[inline]
     #[allow(clippy::too_many_arguments)]
@@ -374,24 +374,16 @@ pub(super) mod portable {
         l1_sums(a, w, out);
     }
 
-    /// A deep head's first-layer sums of quantised inputs `a` (a multiple of 4 of them): for
-    /// each group of four that are not all zero, each neuron's four weights times them (`w`
-    /// holds `out.len()` neurons' four weights for each group).
+    /// A deep head's first-layer sums of quantised inputs `a`: each neuron's row of weights
+    /// (`w` holds `out.len()` rows of `a.len()`) times them.
     #[inline]
     pub fn l1_sums(a: &[u8], w: &[i8], out: &mut [i32]) {
-        let l1 = out.len();
-        out.fill(0);
-        for (four, wg) in a.chunks_exact(4).zip(w.chunks_exact(4 * l1)) {
-            if four == [0; 4] {
-                continue;
-            }
-            for (o, wj) in out.iter_mut().zip(wg.chunks_exact(4)) {
-                *o += four
-                    .iter()
-                    .zip(wj)
-                    .map(|(&x, &w)| i32::from(x) * i32::from(w))
-                    .sum::<i32>();
-            }
+        for (o, row) in out.iter_mut().zip(w.chunks_exact(a.len())) {
+            *o = a
+                .iter()
+                .zip(row)
+                .map(|(&x, &w)| i32::from(x) * i32::from(w))
+                .sum();
         }
     }
 

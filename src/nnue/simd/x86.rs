@@ -16,7 +16,7 @@
 use std::arch::x86_64::*;
 
 use super::QA;
-use crate::nnue::MAX_OUT_WEIGHT;
+use crate::nnue::{MAX_HIDDEN, MAX_OUT_WEIGHT};
 
 /// Elements a block: 64 vectors of AVX2, 32 of AVX-512.
 const BLOCK: usize = 1024;
@@ -231,19 +231,19 @@ width! {
 
 /// The deep head's first layer (`deep.rs`) in AVX2, from the hidden layers themselves: 32 of a
 /// perspective's values at a time are clamped to `[0, QA]`, squared and shifted by 9 (SCReLU)
-/// or shifted by 1 (CReLU), and packed to bytes, the inputs the portable `activate` gives. Each group
-/// of four of them goes into every neuron's sum, without a branch (in the nets trained so far
-/// about half the inputs are zero, but only a tenth of the groups of four, so skipping zero
-/// groups cost more than it saved): the four bytes in every 32-bit lane, `maddubs` with
-/// each neuron's four 8-bit weights (two 16-bit sums a neuron, which cannot saturate: inputs
-/// are at most 127, weights at least -127), `madd` with ones into one 32-bit sum a neuron.
-/// With `NARROW` (no weight beyond `deep::NARROW` either way) two groups' 16-bit sums are added
-/// before the `madd`, as they cannot overflow either.
+/// or shifted by 1 (CReLU), and packed to bytes, the inputs the portable `activate` gives, into
+/// a buffer on the stack. Then eight neurons at a time, each with its own 32-bit sums: 32 inputs
+/// at once `maddubs` with the neuron's 32 weights (16-bit sums of two products, which cannot
+/// saturate: inputs are at most 127, weights at least -127), `madd` with ones into 32-bit sums;
+/// with `NARROW` (no weight beyond `deep::NARROW` either way) two blocks' 16-bit sums are added
+/// before the `madd`, as they cannot overflow either. The eight sums' lanes are added
+/// together at the end. No input is broadcast, and no branch skips zeros (in the nets trained
+/// so far about half the inputs are zero, but they are spread out).
 ///
 /// # Safety
-/// The CPU runs AVX2; `us` and `them` have the same length, a multiple of 32; `out.len()` is a
-/// multiple of 8 and at most 32; `w` holds `2 * us.len() * out.len()` weights; with `NARROW`,
-/// none of them is beyond `deep::NARROW` either way.
+/// The CPU runs AVX2; `us` and `them` have the same length, a multiple of 32, at most
+/// `MAX_HIDDEN`; `out.len()` is a multiple of 8; `w` holds `out.len()` rows of `2 * us.len()`
+/// weights; with `NARROW`, none of them is beyond `deep::NARROW` either way.
 #[target_feature(enable = "avx2")]
 pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
     us: &[i16],
@@ -251,37 +251,17 @@ pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
     w: &[i8],
     out: &mut [i32],
 ) {
-    // SAFETY: the caller's conditions are each arm's.
-    unsafe {
-        match out.len() / 8 {
-            1 => deep_sums::<1, SQUARE, NARROW>(us, them, w, out),
-            2 => deep_sums::<2, SQUARE, NARROW>(us, them, w, out),
-            3 => deep_sums::<3, SQUARE, NARROW>(us, them, w, out),
-            _ => deep_sums::<4, SQUARE, NARROW>(us, them, w, out),
-        }
-    }
-}
-
-/// `deep_sums_avx2` for `R` vectors of eight neurons.
-///
-/// # Safety
-/// As [`deep_sums_avx2`], with `out.len() == 8 * R`.
-#[inline(always)]
-unsafe fn deep_sums<const R: usize, const SQUARE: bool, const NARROW: bool>(
-    us: &[i16],
-    them: &[i16],
-    w: &[i8],
-    out: &mut [i32],
-) {
     let h = us.len();
-    debug_assert!(them.len() == h && h.is_multiple_of(32) && out.len() == 8 * R);
-    debug_assert!(w.len() >= 2 * h * 8 * R);
+    let n = 2 * h;
+    debug_assert!(them.len() == h && h.is_multiple_of(32) && h <= MAX_HIDDEN);
+    debug_assert!(out.len().is_multiple_of(8) && w.len() >= n * out.len());
+    // SAFETY: every load and store below is within `inputs`, `w` or `out` by the conditions.
     unsafe {
-        let ones = _mm256_set1_epi16(1);
         let zero = _mm256_setzero_si256();
         let top = _mm256_set1_epi16(QA as i16);
-        let mut acc = [zero; R];
-        let mut groups = [0i32; 8];
+        // Written in full (the first `n` bytes) before any is read.
+        let mut inputs = std::mem::MaybeUninit::<[u8; 2 * MAX_HIDDEN]>::uninit();
+        let put = inputs.as_mut_ptr().cast::<u8>();
         for (side, x) in [us, them].into_iter().enumerate() {
             for block in 0..h / 32 {
                 let p = x.as_ptr().add(32 * block);
@@ -302,45 +282,47 @@ unsafe fn deep_sums<const R: usize, const SQUARE: bool, const NARROW: bool>(
                 // `packus` works within each 128-bit half; the permutation puts the 32 bytes
                 // back in the order of the values.
                 let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(lo, hi));
-                _mm256_storeu_si256(groups.as_mut_ptr().cast(), bytes);
-                // The block's first group among all `2h / 4`.
-                let first = side * h / 4 + 8 * block;
-                if NARROW {
-                    // Two groups' 16-bit products summed before they widen: each is at most
-                    // `2 * 127 * NARROW`, so the sum fits.
-                    for g in (0..8).step_by(2) {
-                        let x0 = _mm256_set1_epi32(groups[g]);
-                        let x1 = _mm256_set1_epi32(groups[g + 1]);
-                        // SAFETY: groups `first + g` and the next one's weights are the
-                        // `64 * R` bytes from `(first + g) * 32 * R`, within `w`.
-                        let wg = w.as_ptr().add((first + g) * 32 * R);
-                        for (r, acc) in acc.iter_mut().enumerate() {
-                            let w0 = _mm256_loadu_si256(wg.add(32 * r).cast());
-                            let w1 = _mm256_loadu_si256(wg.add(32 * (R + r)).cast());
-                            let pairs = _mm256_add_epi16(
-                                _mm256_maddubs_epi16(x0, w0),
-                                _mm256_maddubs_epi16(x1, w1),
-                            );
-                            *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
-                        }
+                _mm256_storeu_si256(put.add(side * h + 32 * block).cast(), bytes);
+            }
+        }
+        let ones = _mm256_set1_epi16(1);
+        let a = inputs.as_ptr().cast::<u8>();
+        for (eight, sums) in out.chunks_exact_mut(8).enumerate() {
+            let rows = w.as_ptr().add(8 * eight * n);
+            let mut acc = [zero; 8];
+            if NARROW {
+                // `n` is a multiple of 64: blocks go two at a time.
+                for block in (0..n / 32).step_by(2) {
+                    let x0 = _mm256_loadu_si256(a.add(32 * block).cast());
+                    let x1 = _mm256_loadu_si256(a.add(32 * block + 32).cast());
+                    for (k, acc) in acc.iter_mut().enumerate() {
+                        let row = rows.add(k * n + 32 * block);
+                        let pairs = _mm256_add_epi16(
+                            _mm256_maddubs_epi16(x0, _mm256_loadu_si256(row.cast())),
+                            _mm256_maddubs_epi16(x1, _mm256_loadu_si256(row.add(32).cast())),
+                        );
+                        *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
                     }
-                } else {
-                    for (g, &four) in groups.iter().enumerate() {
-                        let x = _mm256_set1_epi32(four);
-                        // SAFETY: group `first + g`'s weights are the `32 * R` bytes from
-                        // `(first + g) * 32 * R`, within `w`.
-                        let wg = w.as_ptr().add((first + g) * 32 * R);
-                        for (r, acc) in acc.iter_mut().enumerate() {
-                            let ww = _mm256_loadu_si256(wg.add(32 * r).cast());
-                            let pairs = _mm256_maddubs_epi16(x, ww);
-                            *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
-                        }
+                }
+            } else {
+                for block in 0..n / 32 {
+                    let x = _mm256_loadu_si256(a.add(32 * block).cast());
+                    for (k, acc) in acc.iter_mut().enumerate() {
+                        let row = rows.add(k * n + 32 * block);
+                        let pairs = _mm256_maddubs_epi16(x, _mm256_loadu_si256(row.cast()));
+                        *acc = _mm256_add_epi32(*acc, _mm256_madd_epi16(pairs, ones));
                     }
                 }
             }
-        }
-        for (r, acc) in acc.iter().enumerate() {
-            _mm256_storeu_si256(out.as_mut_ptr().add(8 * r).cast(), *acc);
+            // Each sum's eight lanes added: pairwise within the halves, then the halves.
+            let [s0, s1, s2, s3, s4, s5, s6, s7] = acc;
+            let t0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+            let t1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s4, s5), _mm256_hadd_epi32(s6, s7));
+            let total = _mm256_add_epi32(
+                _mm256_permute2x128_si256::<0x20>(t0, t1),
+                _mm256_permute2x128_si256::<0x31>(t0, t1),
+            );
+            _mm256_storeu_si256(sums.as_mut_ptr().cast(), total);
         }
     }
 }
