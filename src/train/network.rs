@@ -42,6 +42,12 @@ struct Trace {
     z2: [f32; MAX_L2],
 }
 
+thread_local! {
+    /// Each thread's trace of a deep head, made once: a position's forward pass fills what its
+    /// backward pass reads, so nothing is cleared between positions.
+    static TRACE: std::cell::RefCell<Trace> = std::cell::RefCell::new(Trace::new());
+}
+
 impl Trace {
     fn new() -> Trace {
         Trace {
@@ -297,7 +303,7 @@ impl FloatNet {
             let at = self.head_at(stm.len());
             return match trace {
                 Some(t) => self.head_forward(acc, at, l1, l2, t),
-                None => self.head_forward(acc, at, l1, l2, &mut Trace::new()),
+                None => TRACE.with_borrow_mut(|t| self.head_forward(acc, at, l1, l2, t)),
             };
         }
         let (w2, b2) = self.output(stm.len());
@@ -320,14 +326,28 @@ impl FloatNet {
     /// but for castling, which the inputs do not hold; 0 leaves it as it is. Mirroring applies
     /// to the plain layout only (a mirrored layout reads both alike).
     pub fn backward(&self, s: &Sample, acc: &mut [f32], grad: &mut [f32], mirror: usize) -> f32 {
+        match self.head {
+            Some(_) => TRACE.with_borrow_mut(|t| self.backward_with(s, acc, grad, mirror, Some(t))),
+            None => self.backward_with(s, acc, grad, mirror, None),
+        }
+    }
+
+    /// [`FloatNet::backward`] with the trace a deep head needs.
+    fn backward_with(
+        &self,
+        s: &Sample,
+        acc: &mut [f32],
+        grad: &mut [f32],
+        mirror: usize,
+        mut trace: Option<&mut Trace>,
+    ) -> f32 {
         debug_assert!(mirror == 0 || self.layout.is_plain());
         let h = self.hidden;
         let (b1, _, _) = self.offsets();
         let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
         let stm = s.stm(&mut ours);
         let ntm = s.ntm(&mut other);
-        let mut trace = self.head.map(|_| Trace::new());
-        let y = self.forward_traced(stm, ntm, acc, mirror, trace.as_mut());
+        let y = self.forward_traced(stm, ntm, acc, mirror, trace.as_deref_mut());
         let p = sigmoid(y);
         let err = p - s.target;
         let g = 2.0 * err * p * (1.0 - p);
