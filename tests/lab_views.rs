@@ -489,13 +489,14 @@ fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     assert_eq!(r.status, 200);
     assert!(r.head.contains("trained-1.nnue"), "{}", r.head);
     // A deep head, as `rookery train --layers` trains it: kept and named as the next net.
-    let deep = json!({ "set": "gen6-b", "positions": 20000, "hidden": 16, "layers": [8, 4], "epochs": 1, "threads": 1 });
+    let deep = json!({ "set": "gen6-b", "positions": 20000, "hidden": 16, "layers": [8, 4], "buckets": 4, "inputs": "mirror", "epochs": 1, "threads": 1 });
     let (status, ev) = events(addr, "/api/train", &deep);
     assert_eq!(status, 200);
     let done = &ev.last().unwrap().1;
     assert_eq!(done["name"], "trained-2", "{done}");
     let arch = done["about"]["architecture"].as_str().unwrap();
-    assert!(arch.contains("x 2 -> 8 -> 4 -> 1"), "{arch}");
+    assert!(arch.contains("x 2 -> 8 -> 4 -> 1 x 4 buckets"), "{arch}");
+    assert!(arch.contains("inputs mirror"), "{arch}");
     let (status, missing) = get(addr, "/api/train/net/trained-4");
     assert_eq!(status, 404, "{missing}");
     let game = json!({ "rungs": ["trained-1", "greedy"], "games": 2, "nodes": 300, "max_plies": 40, "openings": "builtin" });
@@ -549,6 +550,14 @@ fn bad_trainings_are_refused_and_one_runs_at_a_time_stopped_by_its_page() {
                 "multiple of 8",
             ),
             (json!({ "set": "gen6-b", "layers": [12, 8] }), "layers 12,8"),
+            (
+                json!({ "set": "gen6-b", "buckets": 3 }),
+                "buckets must be 1, 2, 4 or 8",
+            ),
+            (
+                json!({ "set": "gen6-b", "inputs": "sideways" }),
+                "inputs must be one of",
+            ),
         ],
         |body| post(addr, "/api/train", body),
     );

@@ -526,6 +526,8 @@ def train(
     batch: Optional[int] = None,
     progress: Optional[Callable[[TrainProgress], Any]] = None,
     layers: Optional[Tuple[int, int]] = None,
+    buckets: int = 1,
+    inputs: str = "plain",
 ) -> TrainedNet:
     """Trains a small net, as ``rookery train`` does with millions of positions: on the first
     ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
@@ -538,7 +540,11 @@ def train(
     ``layers=(l1, l2)`` puts a deep head after the hidden layer, as ``rookery train --layers``
     does: ``(768 -> hidden) x 2 -> l1 -> l2 -> 1``, ``l1`` 8, 16, 24 or 32, ``l2`` 1 to 64,
     ``hidden`` then a multiple of 8. ``None`` (the default) trains the single output the
-    built-in net has.
+    built-in net has. ``buckets`` output layers (1, 2, 4 or 8) are chosen by the number of
+    pieces on the board, and ``inputs`` names the input layout (``"plain"``, ``"mirror"``,
+    ``"mirror-kb4"`` or ``"mirror-kb8"``), as ``rookery train --buckets`` and ``--inputs`` do:
+    the built-in net is ``hidden=512, buckets=8, inputs="mirror"`` on tens of millions of
+    positions.
 
     ``progress``, a callable, is called with a ``TrainProgress`` for each event of the run: once
     the data is loaded (the split and the untrained net's loss), about twice a second during
@@ -572,6 +578,8 @@ def train(
         if isinstance(layers, (str, bytes)) or not isinstance(layers, Sequence) or len(layers) != 2:
             raise ValueError(f"layers must be a pair (l1, l2) or None, got {layers!r}")
         layers = (_whole("layers", layers[0]), _whole("layers", layers[1]))
+    if not isinstance(inputs, str):
+        raise ValueError(f"inputs must be a layout's name, got {inputs!r}")
     tell = None if progress is None else (lambda raw: progress(TrainProgress(**raw)))
     raw = _native.train(
         paths,
@@ -585,6 +593,8 @@ def train(
         batch=None if batch is None else _whole("batch", batch),
         progress=tell,
         layers=layers,
+        buckets=_whole("buckets", buckets),
+        inputs=inputs,
     )
     return TrainedNet(raw)
 

@@ -198,6 +198,10 @@ def test_a_progress_that_is_not_callable_is_a_value_error(progress):
         (dict(hidden=16, layers=8), "layers must be a pair"),
         (dict(hidden=16, layers="8,8"), "layers must be a pair"),
         (dict(hidden=16, layers=(8, -1)), "layers"),
+        (dict(buckets=3), "buckets must be 1, 2, 4 or 8"),
+        (dict(buckets=0), "buckets"),
+        (dict(inputs="sideways"), "inputs must be one of plain, mirror"),
+        (dict(inputs=3), "inputs must be a layout"),
     ],
 )
 def test_bad_numbers_are_value_errors(kwargs, words):
@@ -209,10 +213,21 @@ def test_a_deep_head_trains_and_its_net_plays():
     net = rookery.train(DATA, **dict(SMALL, hidden=16, layers=(8, 4)))
     assert net.history[-1][1] < net.initial_loss
     assert "-> 8 -> 4 -> 1" in net.info.architecture
+    assert net.info.buckets == 1
     assert "deep layers 8,4" in net.info.provenance
     board = chess.Board()
     assert isinstance(rookery.evaluate(board, net=net), int)
     assert rookery.Engine("rookery", net=net, depth=3).play(board) in board.legal_moves
+
+
+def test_output_buckets_and_mirrored_inputs_train_as_the_built_in_net_is_shaped():
+    net = rookery.train(DATA, **dict(SMALL, buckets=8, inputs="mirror"))
+    assert net.history[-1][1] < net.initial_loss
+    assert net.info.buckets == 8
+    assert "inputs mirror" in net.info.architecture, net.info.architecture
+    assert "8 output buckets" in net.info.provenance and "inputs mirror" in net.info.provenance
+    board = chess.Board()
+    assert rookery.Engine("rookery", net=net, depth=2).play(board) in board.legal_moves
 
 
 def test_bad_data_is_a_value_error(tmp_path):

@@ -81,6 +81,9 @@ pub struct TrainRequest {
     pub hidden: Option<usize>,
     /// A deep head's two layers, `[L1, L2]` (`rookery train --layers`), or none.
     pub layers: Option<(usize, usize)>,
+    /// Output buckets (1, 2, 4 or 8) and the input layout by name, as `rookery train`'s.
+    pub buckets: Option<usize>,
+    pub inputs: Option<String>,
     pub epochs: Option<usize>,
     pub lr: Option<f32>,
     pub threads: Option<usize>,
@@ -138,6 +141,8 @@ impl TrainRequest {
             positions,
             hidden,
             layers: self.layers,
+            buckets: self.buckets.unwrap_or(1),
+            inputs: self.inputs.clone().unwrap_or_else(|| "plain".into()),
             epochs,
             lr,
             threads,

@@ -25,6 +25,11 @@ pub struct Plan {
     /// A deep head's two small layers after the hidden one (`rookery train --layers L1,L2`),
     /// or none for a single output.
     pub layers: Option<(usize, usize)>,
+    /// Output buckets, chosen by the number of pieces (`rookery train --buckets`): 1, 2, 4 or 8.
+    pub buckets: usize,
+    /// The input layout by its name (`rookery train --inputs`): plain, mirror, mirror-kb4 or
+    /// mirror-kb8.
+    pub inputs: String,
     /// The most epochs.
     pub epochs: usize,
     /// Starting learning rate (AdamW; it falls along a cosine to a hundredth of it).
@@ -48,6 +53,8 @@ impl Default for Plan {
             positions: 500_000,
             hidden: 32,
             layers: None,
+            buckets: 1,
+            inputs: "plain".into(),
             epochs: 5,
             lr: 0.002,
             batch: 16_384,
@@ -131,6 +138,19 @@ pub fn check(plan: &Plan) -> Result<(), Error> {
     }
     Error::bounded("positions", plan.positions as u64, 1_000..=100_000_000, "")?;
     Error::bounded("hidden", plan.hidden as u64, 1..=1024, " neurons")?;
+    if !crate::nnue::valid_buckets(plan.buckets) {
+        return Err(Error::Invalid(format!(
+            "buckets must be 1, 2, 4 or 8, got {}",
+            plan.buckets
+        )));
+    }
+    if InputLayout::preset(&plan.inputs).is_none() {
+        return Err(Error::Invalid(format!(
+            "inputs must be one of {}, got '{}'",
+            crate::nnue::LAYOUT_PRESETS.join(", "),
+            plan.inputs
+        )));
+    }
     if let Some((l1, l2)) = plan.layers {
         crate::nnue::deep::check_shape(plan.hidden, l1, l2).map_err(|e| {
             Error::Invalid(format!("layers {l1},{l2} with hidden {}: {e}", plan.hidden))
@@ -182,8 +202,8 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
     let cfg = Config {
         hidden: plan.hidden,
         activation: Activation::SCReLU,
-        buckets: 1,
-        layout: InputLayout::PLAIN,
+        buckets: plan.buckets,
+        layout: InputLayout::preset(&plan.inputs).expect("checked"),
         epochs: plan.epochs,
         batch: plan.batch,
         lr: plan.lr,
@@ -204,13 +224,23 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
     });
     let provenance = |epochs: usize| {
         format!(
-            "trained live: {} positions of {}, {epochs} epoch(s), lr {}, seed {}{}",
+            "trained live: {} positions of {}, {epochs} epoch(s), lr {}, seed {}{}{}{}",
             train_s.len(),
             plan.data.join(" "),
             plan.lr,
             plan.seed,
             plan.layers
-                .map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}"))
+                .map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}")),
+            if plan.buckets > 1 {
+                format!(", {} output buckets", plan.buckets)
+            } else {
+                String::new()
+            },
+            if plan.inputs == "plain" {
+                String::new()
+            } else {
+                format!(", inputs {}", plan.inputs)
+            }
         )
     };
     let started = Instant::now();
@@ -487,13 +517,16 @@ mod tests {
         assert!(t.seconds >= 0.3 && t.seconds < 5.0, "{}", t.seconds);
     }
 
-    /// A run with a deep head (`layers`) learns the labels too, and its net carries the head.
+    /// A run with a deep head (`layers`), output buckets and mirrored inputs learns the labels
+    /// too, and its net carries all three.
     #[test]
     fn a_run_with_a_deep_head_learns_and_keeps_the_head() {
         let (path, plan) = material_plan("deep");
         let plan = Plan {
             layers: Some((8, 4)),
-            epochs: 8,
+            epochs: 24,
+            buckets: 2,
+            inputs: "mirror".into(),
             ..plan
         };
         let t = run(&plan, &AtomicBool::new(false), |_| {}).unwrap();
@@ -501,16 +534,12 @@ mod tests {
         let last = t.history.last().unwrap().1;
         assert!(last < t.initial_loss / 3.0, "{} -> {last}", t.initial_loss);
         assert!(t.net.deep().is_some());
-        assert!(
-            t.net.architecture().contains("-> 8 -> 4 ->"),
-            "{}",
-            t.net.architecture()
-        );
-        assert!(
-            t.net.provenance.contains("deep layers 8,4"),
-            "{}",
-            t.net.provenance
-        );
+        let arch = t.net.architecture();
+        assert!(arch.contains("-> 8 -> 4 -> 1 x 2 buckets"), "{arch}");
+        assert!(arch.contains("inputs mirror"), "{arch}");
+        for words in ["deep layers 8,4", "2 output buckets", "inputs mirror"] {
+            assert!(t.net.provenance.contains(words), "{}", t.net.provenance);
+        }
         let m: Vec<f64> = net_piece_square(&t.net).iter().map(mean).collect();
         assert!(m[4] > m[3] && m[3] > m[1] && m[1] > m[0], "{m:?}");
     }
@@ -599,6 +628,20 @@ mod tests {
                     ..good.clone()
                 },
                 "layers 12,8",
+            ),
+            (
+                Plan {
+                    buckets: 3,
+                    ..good.clone()
+                },
+                "buckets must be 1, 2, 4 or 8",
+            ),
+            (
+                Plan {
+                    inputs: "sideways".into(),
+                    ..good.clone()
+                },
+                "inputs must be one of plain, mirror",
             ),
             (
                 Plan {

@@ -33,6 +33,8 @@ function trainRequest() {
   }
   if ($("train-lr").value.trim() !== "") body.lr = n("train-lr");
   if ($("train-layers").value !== "") body.layers = $("train-layers").value.split(",").map(Number);
+  if ($("train-buckets").value !== "1") body.buckets = Number($("train-buckets").value);
+  if ($("train-inputs").value !== "plain") body.inputs = $("train-inputs").value;
   return body;
 }
 
@@ -459,6 +461,8 @@ const trainState = {
     positions: $("train-positions").value,
     hidden: $("train-hidden").value,
     layers: $("train-layers").value,
+    buckets: $("train-buckets").value,
+    inputs: $("train-inputs").value,
     epochs: $("train-epochs").value,
     lr: $("train-lr").value,
     threads: $("train-threads").value,
@@ -466,7 +470,7 @@ const trainState = {
     piece: pickedPiece(),
   }),
   load: (p) => {
-    for (const k of ["set", "positions", "hidden", "layers", "epochs", "lr", "threads", "seconds"]) if (p.has(k)) $(`train-${k}`).value = p.get(k);
+    for (const k of ["set", "positions", "hidden", "layers", "buckets", "inputs", "epochs", "lr", "threads", "seconds"]) if (p.has(k)) $(`train-${k}`).value = p.get(k);
     $("train-set").onchange();
     if (p.has("piece")) {
       const c = document.querySelector(`#train-piece input[value="${p.get("piece")}"]`);
