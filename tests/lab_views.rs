@@ -448,6 +448,14 @@ fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     let sets = assert_ok(get(addr, "/api/train/sets"));
     let listed = sets["sets"].as_array().unwrap();
     assert!(listed.iter().any(|s| s["name"] == "gen6-b"), "{sets}");
+    assert_eq!(sets["bounds"]["buckets"], json!([1, 2, 4, 8]));
+    assert_eq!(sets["bounds"]["layers"]["l1"], json!([8, 16, 24, 32]));
+    assert!(
+        sets["bounds"]["inputs"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("mirror"))),
+        "{sets}"
+    );
     assert_eq!(sets["busy"], false);
     let (status, ev) = events(addr, "/api/train", &small_training(3));
     assert_eq!(status, 200);

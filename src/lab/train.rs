@@ -264,6 +264,12 @@ pub async fn sets_handler(State(lab): State<Arc<Lab>>) -> Response {
             "lr": [0.00001, 0.05],
             "threads": [1, max_threads()],
             "seconds": [1, MAX_SECONDS],
+            "buckets": [1, 2, 4, 8],
+            "inputs": crate::nnue::LAYOUT_PRESETS,
+            "layers": {
+                "l1": (8..=crate::nnue::MAX_L1).step_by(8).collect::<Vec<_>>(),
+                "l2": [1, crate::nnue::deep::MAX_L2],
+            },
         },
         "defaults": {
             "positions": DEFAULT_POSITIONS, "hidden": DEFAULT_HIDDEN, "epochs": DEFAULT_EPOCHS,
