@@ -237,7 +237,12 @@ impl Kernel {
         out: &mut [i32],
     ) {
         let (h, l1) = (us.len(), out.len());
-        assert!(them.len() == h && w.len() >= 2 * h * l1 && l1 <= super::MAX_L1);
+        assert!(
+            them.len() == h
+                && h <= super::MAX_HIDDEN
+                && w.len() >= 2 * h * l1
+                && l1 <= super::MAX_L1
+        );
         let vectors = h.is_multiple_of(32) && l1.is_multiple_of(8);
         match self.0 {
             // SAFETY: a `Kernel` is only made for an instruction set the CPU runs (AVX-512's
