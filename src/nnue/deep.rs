@@ -124,10 +124,8 @@ impl Deep {
         let n = 2 * hidden;
         let mut rows = vec![0i8; w1.len()];
         for (file, mine) in w1.chunks_exact(n * l1).zip(rows.chunks_exact_mut(n * l1)) {
-            for i in 0..n {
-                for j in 0..l1 {
-                    mine[j * n + i] = file[w1_index(i, j, l1)];
-                }
+            for (row, at) in row_and_file_indices(n, l1) {
+                mine[row] = file[at];
             }
         }
         let w1 = rows;
@@ -168,10 +166,8 @@ impl Deep {
         let n = n1 / self.l1;
         let rows = &self.w1[n1 * b..n1 * (b + 1)];
         let mut file = vec![0i8; n1];
-        for i in 0..n {
-            for j in 0..self.l1 {
-                file[w1_index(i, j, self.l1)] = rows[j * n + i];
-            }
+        for (row, at) in row_and_file_indices(n, self.l1) {
+            file[at] = rows[row];
         }
         file
     }
@@ -280,11 +276,28 @@ pub fn w1_index(i: usize, j: usize, l1: usize) -> usize {
     (i / 4 * l1 + j) * 4 + i % 4
 }
 
+/// For each first-layer weight of a bucket with `n` inputs and `l1` neurons, where it lies in
+/// the search's rows (neuron by neuron, inputs in order) and in the net file ([`w1_index`]).
+fn row_and_file_indices(n: usize, l1: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).flat_map(move |i| (0..l1).map(move |j| (j * n + i, w1_index(i, j, l1))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::simd::portable::activate;
     use super::*;
     use crate::nnue::simd::{Kernel, Simd};
+
+    /// A seeded xorshift stream: each call a number below its argument.
+    fn stream(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |m| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        }
+    }
 
     #[test]
     fn the_quantised_activations_stand_for_the_float_ones() {
@@ -311,13 +324,7 @@ mod tests {
     #[test]
     fn each_kernels_first_layer_sums_equal_a_plain_sum() {
         let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
-        let mut state = 0x0123_4567_89ab_cdefu64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut next = stream(0x0123_4567_89ab_cdef);
         let (mut nonzero, mut narrow_cases) = (0, 0);
         for h in [8, 32, 40, 256, MAX_HIDDEN] {
             for l1 in [8, 16, 24, 32] {
@@ -395,13 +402,7 @@ mod tests {
     /// second layer is a multiple of eight or not.
     #[test]
     fn the_float_layers_sum_in_their_documented_order() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
+        let mut next = stream(0x9e37_79b9_7f4a_7c15);
         for (l1, l2) in [(8, 32), (16, 13), (24, 3), (32, 64), (8, 1)] {
             let sizes = Deep::sizes(32, l1, l2);
             let mut floats = |n: usize| -> Vec<f32> {

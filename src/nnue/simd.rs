@@ -223,8 +223,8 @@ impl Kernel {
     /// of 8, at most `MAX_L1`) of the side to move's and the other side's hidden layers `us` and
     /// `them`, activated and quantised as the portable `activate` does, times
     /// weights `w` (each neuron's row of `2 * us.len()` in input order, no weight -128; with
-    /// `narrow`, none beyond `deep::NARROW` either way). Exact, so every kernel gives the portable loop's sums; the
-    /// vector loop takes hidden layers of a multiple of 32.
+    /// `narrow`, none beyond `deep::NARROW` either way). Exact, so every kernel gives the
+    /// portable loop's sums; the vector loop takes hidden layers of a multiple of 32.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn deep_sums(

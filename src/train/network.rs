@@ -4,10 +4,10 @@
 use super::sample::{Sample, sigmoid};
 use crate::core::Rng;
 use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, NARROW, QL1_RANGE};
+use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
 /// At most one first-layer weight in this many may be clipped to make a deep head narrow.
 pub const DEEP_OUTLIERS: usize = 10_000;
-use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
 /// Weights stay within this, so that the quantised values fit.
 pub const WEIGHT_CLIP: f32 = 1.98;
