@@ -198,16 +198,18 @@ impl Deep {
         let mut sums = [0i32; MAX_L1];
         let w1 = &self.w1[2 * h * l1 * b..2 * h * l1 * (b + 1)];
         k.deep_sums(activation, self.narrow, us, them, w1, &mut sums[..l1]);
-        let y = self.head(activation, &sums[..l1], b);
+        let y = self.head(k, activation, &sums[..l1], b);
         (y * SCALE as f32) as i32
     }
 
-    /// The layers after the first one's integer sums: the output in units of [`SCALE`]. The
-    /// second layer's sums go eight neurons at a time (kept in registers), each from its bias
-    /// over the first layer's neurons in order; the output's products go into eight running
-    /// sums (neuron `k` into sum `k % 8`), added pairwise at the end, then the bias.
+    /// The layers after the first one's integer sums: the output in units of [`SCALE`]. Each
+    /// second-layer neuron's sum goes from its bias over the first layer's neurons in order;
+    /// the output's products go into eight running sums (neuron `k` into sum `k % 8`, in the
+    /// order of `k`), added pairwise at the end, then the bias. The kernel's loop
+    /// ([`Kernel::head_lanes`]) does eight neurons a vector, the same operations in the same
+    /// order, so every kernel gives the same bits.
     #[inline]
-    pub fn head(&self, activation: Activation, sums: &[i32], b: usize) -> f32 {
+    pub fn head(&self, kernel: Kernel, activation: Activation, sums: &[i32], b: usize) -> f32 {
         let (l1, l2) = (self.l1, self.l2);
         let scale = input_scale(activation) / self.ql1 as f32;
         let mut h1 = [0f32; MAX_L1];
@@ -218,23 +220,7 @@ impl Deep {
         let w2 = &self.w2[l1 * l2 * b..l1 * l2 * (b + 1)];
         let b2 = &self.b2[l2 * b..l2 * (b + 1)];
         let w3 = &self.w3[l2 * b..l2 * (b + 1)];
-        let mut lanes = [0f32; 8];
-        let mut k = 0;
-        while k + 8 <= l2 {
-            let mut z: [f32; 8] = b2[k..k + 8].try_into().expect("eight biases");
-            for (j, &x) in h1.iter().enumerate() {
-                let w: &[f32; 8] = w2[j * l2 + k..j * l2 + k + 8]
-                    .try_into()
-                    .expect("eight weights");
-                for (z, &w) in z.iter_mut().zip(w) {
-                    *z += x * w;
-                }
-            }
-            for ((lane, &z), &w) in lanes.iter_mut().zip(&z).zip(&w3[k..k + 8]) {
-                *lane += act(activation, z) * w;
-            }
-            k += 8;
-        }
+        let (mut lanes, k) = kernel.head_lanes(activation, h1, w2, b2, w3, l2);
         // The last neurons of a layer that is not a multiple of eight, one at a time.
         for k in k..l2 {
             let mut z = b2[k];
@@ -398,12 +384,22 @@ mod tests {
         assert!(narrow_cases >= 3 * 4 * 5 * 2, "{narrow_cases}");
     }
 
-    /// The float layers take their sums in the order the doc gives, bit for bit, whether the
-    /// second layer is a multiple of eight or not.
+    /// The float layers take their sums in the order the doc gives, bit for bit, with every
+    /// kernel this CPU runs, whether the second layer is a multiple of eight (of 32) or not,
+    /// with sums that land either side of the clips.
     #[test]
     fn the_float_layers_sum_in_their_documented_order() {
+        let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
         let mut next = stream(0x9e37_79b9_7f4a_7c15);
-        for (l1, l2) in [(8, 32), (16, 13), (24, 3), (32, 64), (8, 1)] {
+        for (l1, l2) in [
+            (8, 32),
+            (16, 13),
+            (24, 3),
+            (32, 64),
+            (8, 1),
+            (8, 48),
+            (16, 40),
+        ] {
             let sizes = Deep::sizes(32, l1, l2);
             let mut floats = |n: usize| -> Vec<f32> {
                 (0..n).map(|_| next(2001) as f32 / 1000.0 - 1.0).collect()
@@ -437,8 +433,14 @@ mod tests {
                     let l = lanes;
                     let want =
                         ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])) + d.b3[0];
-                    let got = d.head(activation, &sums, 0);
-                    assert_eq!(got.to_bits(), want.to_bits(), "{l1} {l2} {activation:?}");
+                    for &k in &kernels {
+                        let got = d.head(k, activation, &sums, 0);
+                        assert_eq!(
+                            got.to_bits(),
+                            want.to_bits(),
+                            "{k:?} {l1} {l2} {activation:?}"
+                        );
+                    }
                 }
             }
         }

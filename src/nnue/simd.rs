@@ -261,6 +261,36 @@ impl Kernel {
         }
     }
 
+    /// The deep head's second layer and output products (`Deep::head` documents them) over
+    /// first-layer activations `h1`: the eight running output sums and where the whole groups
+    /// of eight neurons end (`l2` rounded down to a multiple of 8); the caller adds the rest.
+    /// `w2` holds `h1.len()` rows of `l2` weights, `b2` and `w3` at least `l2`. Every kernel
+    /// gives the portable loop's bits.
+    #[inline]
+    pub fn head_lanes(
+        self,
+        activation: super::Activation,
+        h1: &[f32],
+        w2: &[f32],
+        b2: &[f32],
+        w3: &[f32],
+        l2: usize,
+    ) -> ([f32; 8], usize) {
+        assert!(w2.len() >= h1.len() * l2 && b2.len() >= l2 && w3.len() >= l2);
+        match self.0 {
+            // SAFETY: a `Kernel` is only made for an instruction set the CPU runs, and the
+            // lengths are checked above.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 | Simd::Avx512 => unsafe {
+                match activation {
+                    super::Activation::SCReLU => x86::head_lanes_avx2::<true>(h1, w2, b2, w3, l2),
+                    super::Activation::CReLU => x86::head_lanes_avx2::<false>(h1, w2, b2, w3, l2),
+                }
+            },
+            _ => portable::head_lanes(activation, h1, w2, b2, w3, l2),
+        }
+    }
+
     /// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
     /// first `n` elements; returns where they end. The portable loops do the rest: all of it
     /// for the portable kernel.
@@ -377,6 +407,38 @@ pub(super) mod portable {
         activate(activation, us, a_us);
         activate(activation, them, a_them);
         l1_sums(a, w, out);
+    }
+
+    /// The deep head's second layer and output products, eight neurons at a time (kept in
+    /// registers), as [`super::Kernel::head_lanes`] says.
+    #[inline]
+    pub fn head_lanes(
+        activation: Activation,
+        h1: &[f32],
+        w2: &[f32],
+        b2: &[f32],
+        w3: &[f32],
+        l2: usize,
+    ) -> ([f32; 8], usize) {
+        use crate::nnue::deep::act;
+        let mut lanes = [0f32; 8];
+        let mut k = 0;
+        while k + 8 <= l2 {
+            let mut z: [f32; 8] = b2[k..k + 8].try_into().expect("eight biases");
+            for (j, &x) in h1.iter().enumerate() {
+                let w: &[f32; 8] = w2[j * l2 + k..j * l2 + k + 8]
+                    .try_into()
+                    .expect("eight weights");
+                for (z, &w) in z.iter_mut().zip(w) {
+                    *z += x * w;
+                }
+            }
+            for ((lane, &z), &w) in lanes.iter_mut().zip(&z).zip(&w3[k..k + 8]) {
+                *lane += act(activation, z) * w;
+            }
+            k += 8;
+        }
+        (lanes, k)
     }
 
     /// A deep head's first-layer sums of quantised inputs `a`: each neuron's row of weights

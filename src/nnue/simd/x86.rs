@@ -326,3 +326,73 @@ pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
         }
     }
 }
+
+/// The deep head's second layer and output products (`Deep::head`) in AVX2: eight neurons a
+/// vector, up to four vectors at once, each lane its neuron's sum from its bias over the first
+/// layer's activations in order (a multiply, then an add: the portable loop's operations in its
+/// order, so the same bits), the activation (`max` with 0 then `min` with 1, which return the
+/// value itself where `f32::clamp` does, -0.0 included; squared with `SQUARE`), and the product
+/// with the output weight added to lane `k % 8`. Returns the lanes and where the whole vectors
+/// end: the caller does the neurons after that.
+///
+/// # Safety
+/// The CPU runs AVX2; `w2` holds `h1.len()` rows of `l2` weights; `b2` and `w3` hold `l2`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn head_lanes_avx2<const SQUARE: bool>(
+    h1: &[f32],
+    w2: &[f32],
+    b2: &[f32],
+    w3: &[f32],
+    l2: usize,
+) -> ([f32; 8], usize) {
+    debug_assert!(w2.len() >= h1.len() * l2 && b2.len() >= l2 && w3.len() >= l2);
+    // SAFETY: every load is within `w2`, `b2` or `w3` by the conditions (`k + 8 * V <= l2`).
+    unsafe {
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        unsafe fn vectors<const V: usize, const SQUARE: bool>(
+            h1: &[f32],
+            w2: *const f32,
+            b2: *const f32,
+            w3: *const f32,
+            l2: usize,
+            k: usize,
+            lanes: __m256,
+        ) -> __m256 {
+            unsafe {
+                let mut z: [__m256; V] =
+                    std::array::from_fn(|v| _mm256_loadu_ps(b2.add(k + 8 * v)));
+                for (j, &x) in h1.iter().enumerate() {
+                    let x = _mm256_set1_ps(x);
+                    let row = w2.add(j * l2 + k);
+                    for (v, z) in z.iter_mut().enumerate() {
+                        *z = _mm256_add_ps(*z, _mm256_mul_ps(x, _mm256_loadu_ps(row.add(8 * v))));
+                    }
+                }
+                let (zero, one) = (_mm256_setzero_ps(), _mm256_set1_ps(1.0));
+                let mut lanes = lanes;
+                for (v, &z) in z.iter().enumerate() {
+                    let c = _mm256_min_ps(one, _mm256_max_ps(zero, z));
+                    let a = if SQUARE { _mm256_mul_ps(c, c) } else { c };
+                    lanes =
+                        _mm256_add_ps(lanes, _mm256_mul_ps(a, _mm256_loadu_ps(w3.add(k + 8 * v))));
+                }
+                lanes
+            }
+        }
+        let (w2p, b2p, w3p) = (w2.as_ptr(), b2.as_ptr(), w3.as_ptr());
+        let mut lanes = _mm256_setzero_ps();
+        let mut k = 0;
+        while k + 32 <= l2 {
+            lanes = vectors::<4, SQUARE>(h1, w2p, b2p, w3p, l2, k, lanes);
+            k += 32;
+        }
+        while k + 8 <= l2 {
+            lanes = vectors::<1, SQUARE>(h1, w2p, b2p, w3p, l2, k, lanes);
+            k += 8;
+        }
+        let mut out = [0f32; 8];
+        _mm256_storeu_ps(out.as_mut_ptr(), lanes);
+        (out, k)
+    }
+}
