@@ -455,6 +455,8 @@ pub enum TrainProblem {
     Layout(LayoutProblem),
     /// A factoriser flag other than 0 or 1.
     Factoriser(u8),
+    /// The paired flag is not 0 or 1, or is 1 without a deep head.
+    Paired(u8),
     /// Deep layers of sizes no net has, after a hidden layer of `hidden` (the second deep layer
     /// takes 1 to `max_l2`).
     Head {
@@ -488,6 +490,9 @@ impl fmt::Display for TrainProblem {
                  the first deep layer 8, 16, 24 or 32, the second 1 to {max_l2})"
             ),
             TrainProblem::Factoriser(v) => write!(f, "a factoriser flag of {v} (0 or 1)"),
+            TrainProblem::Paired(v) => {
+                write!(f, "a paired flag of {v} (0, or 1 with a deep head)")
+            }
         }
     }
 }

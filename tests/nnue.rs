@@ -799,6 +799,50 @@ fn a_net_with_a_deep_head_trains_loads_and_plays() {
     plays_over_uci(&net, "x 2 -> 8 -> 4 -> 1");
 }
 
+/// `train --layers L1,L2 --paired`: a net whose deep head reads pairs' products trains, is
+/// written as version 5, loads and plays; `--paired` without a head, and a resumed run that
+/// changes it, are refused in one line.
+#[test]
+fn a_paired_deep_head_trains_loads_and_plays() {
+    let data = material_records("paired-data.bin");
+    let net = temp("paired.nnue");
+    let train = |more: &[&str]| train_small(&data, &net, &[&["--buckets", "2"], more].concat());
+    let o = train(&[
+        "--epochs", "2", "--hidden", "64", "--layers", "8,4", "--paired",
+    ]);
+    assert_ok_saying(&o, "(768 -> 64) x 2 -> 64 paired -> 8 -> 4 -> 1");
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(&bytes[4..8], &5u32.to_le_bytes());
+    let loaded = Network::load(&net).unwrap();
+    assert_eq!(
+        loaded.architecture(),
+        "(768 -> 64) x 2 -> 64 paired -> 8 -> 4 -> 1 x 2 buckets, SCReLU"
+    );
+    assert!(loaded.deep().unwrap().paired);
+    assert!(
+        loaded.provenance.contains("deep layers: 8, 4 (paired)"),
+        "{}",
+        loaded.provenance
+    );
+    let ckpt = format!("{net}.ckpt");
+    for (more, says) in [
+        (
+            vec!["--epochs", "1", "--hidden", "64", "--paired"],
+            "--paired needs a deep head (--layers L1,L2)",
+        ),
+        (
+            vec![
+                "--epochs", "3", "--hidden", "64", "--layers", "8,4", "--resume", &ckpt,
+            ],
+            "deep layers 8,4 paired), not 64 (SCReLU, 2 output buckets, inputs plain, deep layers 8,4)",
+        ),
+    ] {
+        refused_in_one_line(&train(&more), &more, says);
+    }
+    assert_eq!(std::fs::read(&net).unwrap(), bytes);
+    plays_over_uci(&net, "x 2 -> 64 paired -> 8 -> 4 -> 1");
+}
+
 /// The engine loads `net` by `EvalFile`, says `says` in its `eval`, and plays a legal move
 /// with it.
 fn plays_over_uci(net: &str, says: &str) {

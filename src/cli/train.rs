@@ -53,6 +53,11 @@ pub struct TrainArgs {
     /// N a multiple of 8), one for each output bucket
     #[arg(long, value_name = "L1,L2")]
     pub layers: Option<String>,
+    /// With --layers: the first deep layer reads pairs' products, each perspective's first half
+    /// of the clipped hidden layer times its second half (N inputs instead of 2N: half the
+    /// work a position)
+    #[arg(long)]
+    pub paired: bool,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions a mini-batch
@@ -222,12 +227,18 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         .as_deref()
         .map(|text| parse_layers(text, hidden))
         .transpose()?;
+    if args.paired && head.is_none() {
+        return Err(Error::Invalid(
+            "--paired needs a deep head (--layers L1,L2)".into(),
+        ));
+    }
     let cfg = Config {
         hidden,
         activation,
         buckets: args.buckets,
         layout,
         head,
+        paired: args.paired,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
@@ -249,7 +260,14 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             1 => crate::nnue::INPUTS.to_string(),
             k => format!("{} x {k}", crate::nnue::INPUTS),
         },
-        head.map_or(String::new(), |(l1, l2)| format!("{l1} -> {l2} -> ")),
+        head.map_or(String::new(), |(l1, l2)| format!(
+            "{}{l1} -> {l2} -> ",
+            if args.paired {
+                format!("{hidden} paired -> ")
+            } else {
+                String::new()
+            }
+        )),
         cfg.buckets,
         activation.name(),
         layout.describe(),
@@ -267,10 +285,16 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
                 || t.net.layout != layout
                 || t.net.factorised != args.factorise
                 || t.net.head != head
+                || t.net.paired != args.paired
             {
                 let factorised = |f: bool| if f { ", factorised" } else { "" };
-                let deep = |h: Option<(usize, usize)>| {
-                    h.map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}"))
+                let deep = |h: Option<(usize, usize)>, paired: bool| {
+                    h.map_or(String::new(), |(l1, l2)| {
+                        format!(
+                            ", deep layers {l1},{l2}{}",
+                            if paired { " paired" } else { "" }
+                        )
+                    })
                 };
                 return Err(Error::Invalid(format!(
                     "{path}: a net of {} hidden ({}, {} output buckets, inputs {}{}{}), not {hidden} ({}, {} output buckets, inputs {}{}{})",
@@ -279,12 +303,12 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
                     t.net.buckets,
                     t.net.layout.describe(),
                     factorised(t.net.factorised),
-                    deep(t.net.head),
+                    deep(t.net.head, t.net.paired),
                     activation.name(),
                     cfg.buckets,
                     layout.describe(),
                     factorised(args.factorise),
-                    deep(head)
+                    deep(head, args.paired)
                 )));
             }
             eprintln!("going on from epoch {} of {path}", t.epoch);
@@ -348,7 +372,8 @@ fn write_outputs(
         t.epoch,
         cfg.hidden,
         cfg.head.map_or(String::new(), |(l1, l2)| format!(
-            "\ndeep layers: {l1}, {l2}"
+            "\ndeep layers: {l1}, {l2}{}",
+            if cfg.paired { " (paired)" } else { "" }
         )),
         cfg.buckets,
         cfg.layout.describe(),

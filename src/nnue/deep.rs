@@ -60,6 +60,8 @@ pub struct Deep {
     pub ql1: i32,
     /// Every first-layer weight is within [`NARROW`] either way.
     pub narrow: bool,
+    /// The first layer reads pairs' products ([`Deep::new_paired`]): `N` inputs, not `2N`.
+    pub paired: bool,
 }
 
 /// Every float in a head is finite ([`Deep::new`] refuses others), so equality is an equivalence.
@@ -97,8 +99,47 @@ impl Deep {
         w3: Vec<f32>,
         b3: Vec<f32>,
     ) -> Result<Deep, NetProblem> {
+        Deep::with_inputs(hidden, false, l1, l2, buckets, w1, b1, w2, b2, w3, b3)
+    }
+
+    /// [`Deep::new`] for a head whose first layer reads *pairs' products*: each perspective's
+    /// hidden layer of `N` is clipped to `[0, QA]` and its first half multiplied by its second,
+    /// neuron `i` by neuron `i + N / 2`, so the layer has `N` inputs in all (the side to move's
+    /// `N / 2`, then the other side's) instead of `2N`, half the work a position. Quantised as
+    /// `(a * b) >> 9`, `0..=127`, standing for `(a / QA) * (b / QA)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_paired(
+        hidden: usize,
+        l1: usize,
+        l2: usize,
+        buckets: usize,
+        w1: Vec<i8>,
+        b1: Vec<f32>,
+        w2: Vec<f32>,
+        b2: Vec<f32>,
+        w3: Vec<f32>,
+        b3: Vec<f32>,
+    ) -> Result<Deep, NetProblem> {
+        Deep::with_inputs(hidden, true, l1, l2, buckets, w1, b1, w2, b2, w3, b3)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn with_inputs(
+        hidden: usize,
+        paired: bool,
+        l1: usize,
+        l2: usize,
+        buckets: usize,
+        w1: Vec<i8>,
+        b1: Vec<f32>,
+        w2: Vec<f32>,
+        b2: Vec<f32>,
+        w3: Vec<f32>,
+        b3: Vec<f32>,
+    ) -> Result<Deep, NetProblem> {
         check_shape(hidden, l1, l2)?;
-        let sizes = Deep::sizes(hidden, l1, l2);
+        let n = inputs(hidden, paired);
+        let sizes = Deep::sizes_for(n, l1, l2);
         let lens = [w1.len(), b1.len(), w2.len(), b2.len(), w3.len(), b3.len()];
         if lens.iter().zip(sizes).any(|(&n, s)| n != s * buckets) {
             return Err(NetProblem::Weights(
@@ -121,7 +162,6 @@ impl Deep {
         }
         let narrow = w1.iter().all(|w| w.unsigned_abs() <= NARROW.unsigned_abs());
         // Each neuron's row of weights in input order, bucket by bucket.
-        let n = 2 * hidden;
         let mut rows = vec![0i8; w1.len()];
         for (file, mine) in w1.chunks_exact(n * l1).zip(rows.chunks_exact_mut(n * l1)) {
             for (row, at) in row_and_file_indices(n, l1) {
@@ -135,6 +175,7 @@ impl Deep {
             buckets,
             ql1: QL1,
             narrow,
+            paired,
             w1: w1.into_boxed_slice(),
             b1: b1.into_boxed_slice(),
             w2: w2.into_boxed_slice(),
@@ -177,9 +218,20 @@ impl Deep {
         self.w1.iter().map(|w| w.unsigned_abs()).max().unwrap_or(0)
     }
 
-    /// A bucket's count of each of the six layers' values, in the order of the fields.
+    /// A bucket's count of each of the six layers' values, in the order of the fields, for a
+    /// head that reads both perspectives' activations (`2N` inputs).
     pub fn sizes(hidden: usize, l1: usize, l2: usize) -> [usize; 6] {
-        [2 * hidden * l1, l1, l1 * l2, l2, l2, 1]
+        Deep::sizes_for(2 * hidden, l1, l2)
+    }
+
+    /// [`Deep::sizes`] for a first layer of `n` inputs ([`inputs`]).
+    pub fn sizes_for(n: usize, l1: usize, l2: usize) -> [usize; 6] {
+        [n * l1, l1, l1 * l2, l2, l2, 1]
+    }
+
+    /// The first layer's inputs.
+    pub fn inputs(&self) -> usize {
+        self.w1.len() / (self.buckets * self.l1)
     }
 
     /// The score in centipawns from the side to move's and the other side's hidden layers, with
@@ -193,11 +245,16 @@ impl Deep {
         them: &[i16],
         b: usize,
     ) -> i32 {
-        let h = us.len();
+        let n = inputs(us.len(), self.paired);
         let l1 = self.l1;
         let mut sums = [0i32; MAX_L1];
-        let w1 = &self.w1[2 * h * l1 * b..2 * h * l1 * (b + 1)];
-        k.deep_sums(activation, self.narrow, us, them, w1, &mut sums[..l1]);
+        let w1 = &self.w1[n * l1 * b..n * l1 * (b + 1)];
+        let input = if self.paired {
+            Input::Paired
+        } else {
+            Input::Activated(activation)
+        };
+        k.deep_sums(input, self.narrow, us, them, w1, &mut sums[..l1]);
         let y = self.head(k, activation, &sums[..l1], b);
         (y * SCALE as f32) as i32
     }
@@ -211,7 +268,12 @@ impl Deep {
     #[inline]
     pub fn head(&self, kernel: Kernel, activation: Activation, sums: &[i32], b: usize) -> f32 {
         let (l1, l2) = (self.l1, self.l2);
-        let scale = input_scale(activation) / self.ql1 as f32;
+        let first = if self.paired {
+            Input::Paired
+        } else {
+            Input::Activated(activation)
+        };
+        let scale = first.scale() / self.ql1 as f32;
         let mut h1 = [0f32; MAX_L1];
         for ((h, &s), &bias) in h1.iter_mut().zip(sums).zip(&self.b1[l1 * b..]) {
             *h = act(activation, s as f32 * scale + bias);
@@ -242,6 +304,33 @@ pub fn input_scale(activation: Activation) -> f32 {
         Activation::SCReLU => 512.0 / (QA * QA) as f32,
         Activation::CReLU => 2.0 / QA as f32,
     }
+}
+
+/// The first layer's inputs from a perspective's hidden layer of `N`: each neuron activated
+/// (`N` inputs), or pairs' products (`N / 2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Each neuron by the net's activation, quantised as [`input_scale`] says.
+    Activated(Activation),
+    /// `(clamp(x[i], 0, QA) * clamp(x[i + N / 2], 0, QA)) >> 9` for `i < N / 2`.
+    Paired,
+}
+
+impl Input {
+    /// What one step of a quantised input is worth.
+    #[inline]
+    pub fn scale(self) -> f32 {
+        match self {
+            Input::Activated(a) => input_scale(a),
+            Input::Paired => 512.0 / (QA * QA) as f32,
+        }
+    }
+}
+
+/// The first layer's inputs after a hidden layer of `hidden` neurons (both perspectives).
+#[inline]
+pub fn inputs(hidden: usize, paired: bool) -> usize {
+    if paired { hidden } else { 2 * hidden }
 }
 
 /// The activation of the float layers: clipped to `[0, 1]`, squared with SCReLU.
@@ -303,7 +392,7 @@ mod tests {
     }
 
     /// Every kernel this CPU runs works out the first deep layer from the hidden layers as a
-    /// plain sum of the defined activations' products does: at the extremes (the largest
+    /// plain sum of the defined inputs' products does (each activation, and pairs' products): at the extremes (the largest
     /// inputs with the largest weights of either sign, values far outside the clip), on mixed
     /// values with whole blocks and single groups of zeros among them, for both activations,
     /// at every width (vector blocks and not) and every first-layer size.
@@ -312,7 +401,7 @@ mod tests {
         let kernels: Vec<Kernel> = Simd::ALL.into_iter().filter_map(Kernel::new).collect();
         let mut next = stream(0x0123_4567_89ab_cdef);
         let (mut nonzero, mut narrow_cases) = (0, 0);
-        for h in [8, 32, 40, 256, MAX_HIDDEN] {
+        for h in [8, 32, 40, 64, 256, MAX_HIDDEN] {
             for l1 in [8, 16, 24, 32] {
                 // Mixed hidden layers for both sides, and weights from -span to span.
                 let mut random = |span: u64| -> (Vec<i16>, Vec<i16>, Vec<i8>) {
@@ -349,17 +438,35 @@ mod tests {
                     ),
                     random(NARROW as u64),
                 ];
-                for activation in [Activation::SCReLU, Activation::CReLU] {
+                let modes = [
+                    Input::Activated(Activation::SCReLU),
+                    Input::Activated(Activation::CReLU),
+                    Input::Paired,
+                ];
+                for input in modes {
                     for (us, them, w) in &cases {
+                        // The inputs in order: each side's activations, or its pairs' products.
+                        let side = |v: &[i16]| -> Vec<i64> {
+                            let c = |x: i16| i64::from(x.clamp(0, QA as i16));
+                            match input {
+                                Input::Activated(Activation::SCReLU) => {
+                                    v.iter().map(|&x| (c(x) * c(x)) >> 9).collect()
+                                }
+                                Input::Activated(Activation::CReLU) => {
+                                    v.iter().map(|&x| c(x) >> 1).collect()
+                                }
+                                Input::Paired => (0..h / 2)
+                                    .map(|i| (c(v[i]) * c(v[i + h / 2])) >> 9)
+                                    .collect(),
+                            }
+                        };
+                        let x: Vec<i64> = side(us).into_iter().chain(side(them)).collect();
+                        let n = x.len();
+                        assert_eq!(n, inputs(h, input == Input::Paired));
                         let mut plain = vec![0i64; l1];
-                        for (i, &v) in us.iter().chain(them).enumerate() {
-                            let c = i64::from(v.clamp(0, QA as i16));
-                            let x = match activation {
-                                Activation::SCReLU => (c * c) >> 9,
-                                Activation::CReLU => c >> 1,
-                            };
+                        for (i, &x) in x.iter().enumerate() {
                             for (j, p) in plain.iter_mut().enumerate() {
-                                *p += x * i64::from(w[j * 2 * h + i]);
+                                *p += x * i64::from(w[j * n + i]);
                             }
                         }
                         nonzero += plain.iter().filter(|&&p| p != 0).count();
@@ -368,11 +475,11 @@ mod tests {
                         for k in &kernels {
                             for fast in [false, narrow] {
                                 let mut out = vec![7; l1];
-                                k.deep_sums(activation, fast, us, them, w, &mut out);
+                                k.deep_sums(input, fast, us, them, &w[..n * l1], &mut out);
                                 let got: Vec<i64> = out.iter().map(|&s| i64::from(s)).collect();
                                 assert_eq!(
                                     got, plain,
-                                    "{k:?} {activation:?} {h} hidden, {l1} neurons, narrow {fast}"
+                                    "{k:?} {input:?} {h} hidden, {l1} neurons, narrow {fast}"
                                 );
                             }
                         }
@@ -381,7 +488,7 @@ mod tests {
             }
         }
         assert!(nonzero > 500, "{nonzero}");
-        assert!(narrow_cases >= 3 * 4 * 5 * 2, "{narrow_cases}");
+        assert!(narrow_cases >= 3 * 4 * 5 * 3, "{narrow_cases}");
     }
 
     /// The float layers take their sums in the order the doc gives, bit for bit, with every

@@ -2,17 +2,18 @@
 //! command, commit), the weights (little-endian) and a checksum of all before it.
 //!
 //! Reading checks everything, so a file that is not a net, of another version or architecture,
-//! cut short or damaged is an error that names which. Version 4 adds the deep head (`deep.rs`:
-//! two small layers after the feature transformer, in place of the output layer); version 3
-//! added the input layout (a mirror flag and the 64-entry king bucket table), version 2 the
-//! number of output buckets. A net is written in the oldest version that holds it (3 without a
-//! deep head, 4 with one), and files of every version still read, versions 1 and 2 with the
+//! cut short or damaged is an error that names which. Version 5 adds the deep head that reads
+//! pairs' products (`deep::Input::Paired`); version 4 added the deep head (`deep.rs`: two small
+//! layers after the feature transformer, in place of the output layer), version 3 the input
+//! layout (a mirror flag and the 64-entry king bucket table), version 2 the number of output
+//! buckets. A net is written in the oldest version that holds it (3 without a deep head, 4 with
+//! one, 5 with a paired one), and files of every version still read, versions 1 and 2 with the
 //! plain layout. The built-in net is read from the same bytes, once, on first use.
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 4 | `RKNN` |
-//! | 4 | version (3, or 4 with a deep head) |
+//! | 4 | version (3; 4 with a deep head; 5 with a paired one) |
 //! | 4 | inputs a king bucket (768) |
 //! | 4 | hidden neurons `N` (1 to 1,024) |
 //! | 1 | activation (0 CReLU, 1 SCReLU) |
@@ -20,12 +21,13 @@
 //! | 1 | mirror flag (0 or 1; from version 3) |
 //! | 64 | king bucket of each square a1..h8, seen from the perspective's side (from version 3) |
 //! | 4, 4, 2 | the deep layers `L1`, `L2` and the first one's weight scale `QL1` (version 4) |
+//! | 1 | the first deep layer's inputs: 0 each neuron activated, 1 pairs' products (version 5) |
 //! | 2, 2, 4 | QA, QB, scale |
 //! | 4 + n | provenance: its length, then UTF-8 text |
 //! | 2 each | feature weights (`768 * K` rows of `N`), feature biases (`N`) |
 //! | 2 each | without a deep head: output weights (`2N` a bucket) |
 //! | 4 each | without a deep head: output biases (one a bucket) |
-//! | 1, 4 each | with a deep head, for each bucket: the first layer's 8-bit weights (`2N * L1`, `deep::w1_index`'s order), then 32-bit floats: its biases (`L1`), the second layer's weights (`L1 * L2`) and biases (`L2`), the output weights (`L2`) and bias (1) |
+//! | 1, 4 each | with a deep head, for each bucket: the first layer's 8-bit weights (`2N * L1`, or `N * L1` paired, `deep::w1_index`'s order), then 32-bit floats: its biases (`L1`), the second layer's weights (`L1 * L2`) and biases (`L2`), the output weights (`L2`) and bias (1) |
 //! | 8 | checksum (FNV-1a) of all before it |
 
 use std::sync::Arc;
@@ -44,9 +46,11 @@ pub use crate::core::bytes::checksum;
 /// it is read.
 pub const MAX_NET_FILE: u64 = 64 << 20;
 const MAGIC: &[u8; 4] = b"RKNN";
-/// Version 4 adds the deep head, version 3 the input layout, version 2 the number of output
-/// buckets; every older version still reads.
-const VERSION: u32 = 4;
+/// Version 5 adds the paired deep head, version 4 the deep head, version 3 the input layout,
+/// version 2 the number of output buckets; every older version still reads.
+const VERSION: u32 = 5;
+/// The version a net with a deep head of activated inputs is written in.
+const VERSION_DEEP: u32 = 4;
 /// The version a net without a deep head is written in.
 const VERSION_SHALLOW: u32 = 3;
 
@@ -125,10 +129,10 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + 2 * self.ft_weights.len());
         out.extend_from_slice(MAGIC);
-        out.put(if self.deep.is_some() {
-            VERSION
-        } else {
-            VERSION_SHALLOW
+        out.put(match &self.deep {
+            Some(d) if d.paired => VERSION,
+            Some(_) => VERSION_DEEP,
+            None => VERSION_SHALLOW,
         });
         out.put(INPUTS as u32);
         out.put(self.hidden as u32);
@@ -140,6 +144,9 @@ impl Network {
             out.put(d.l1 as u32);
             out.put(d.l2 as u32);
             out.put(d.ql1 as u16);
+            if d.paired {
+                out.put(1u8);
+            }
         }
         out.put(QA as u16);
         out.put(QB as u16);
@@ -159,7 +166,7 @@ impl Network {
             out.put(b);
         }
         if let Some(d) = &self.deep {
-            let [_, nb1, n2, nb2, n3, nb3] = Deep::sizes(self.hidden, d.l1, d.l2);
+            let [_, nb1, n2, nb2, n3, nb3] = Deep::sizes_for(d.inputs(), d.l1, d.l2);
             for b in 0..d.buckets {
                 for w in d.w1_in_file_order(b) {
                     out.put(w);
@@ -222,8 +229,24 @@ impl Network {
             let l1 = r.read::<u32>("the first deep layer").map_err(short)? as usize;
             let l2 = r.read::<u32>("the second deep layer").map_err(short)? as usize;
             let ql1: u16 = r.read("QL1").map_err(short)?;
+            let paired = if version >= 5 {
+                match r
+                    .read::<u8>("the first deep layer's inputs")
+                    .map_err(short)?
+                {
+                    0 => false,
+                    1 => true,
+                    x => {
+                        return Err(NetProblem::Weights(format!(
+                            "the first deep layer's inputs {x} (0 activations, 1 pairs' products)"
+                        )));
+                    }
+                }
+            } else {
+                false
+            };
             deep::check_shape(hidden, l1, l2)?;
-            Some((l1, l2, i32::from(ql1)))
+            Some((l1, l2, i32::from(ql1), paired))
         } else {
             None
         };
@@ -256,8 +279,8 @@ impl Network {
                 layout.inputs() * hidden + hidden + 2 * hidden * buckets,
                 4 * buckets,
             ),
-            Some((l1, l2, _)) => {
-                let [n1, rest @ ..] = Deep::sizes(hidden, l1, l2);
+            Some((l1, l2, _, paired)) => {
+                let [n1, rest @ ..] = Deep::sizes_for(deep::inputs(hidden, paired), l1, l2);
                 (
                     layout.inputs() * hidden + hidden,
                     buckets * (n1 + 4 * rest.iter().sum::<usize>()),
@@ -278,8 +301,8 @@ impl Network {
             String::from_utf8_lossy(r.take(prov_len, "the provenance").map_err(short)?)
                 .into_owned();
         let ft_and_out = r.read_n::<i16>(weights, "the weights").map_err(short)?;
-        if let Some((l1, l2, ql1)) = head {
-            let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes(hidden, l1, l2);
+        if let Some((l1, l2, ql1, paired)) = head {
+            let [n1, nb1, n2, nb2, n3, nb3] = Deep::sizes_for(deep::inputs(hidden, paired), l1, l2);
             let mut w1 = Vec::with_capacity(n1 * buckets);
             let mut floats: [Vec<f32>; 5] = Default::default();
             for _ in 0..buckets {
@@ -289,8 +312,12 @@ impl Network {
                 }
             }
             let [b1, w2, b2, w3, b3] = floats;
-            let deep =
-                Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?.with_scale(ql1)?;
+            let deep = if paired {
+                Deep::new_paired(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?
+            } else {
+                Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?
+            }
+            .with_scale(ql1)?;
             let ft_bias = ft_and_out[layout.inputs() * hidden..].to_vec();
             let mut ft_weights = ft_and_out;
             ft_weights.truncate(layout.inputs() * hidden);
@@ -522,7 +549,7 @@ mod tests {
     }
 
     /// A net with a deep head is written as version 4 (one without, as version 3, which older
-    /// builds read) and reads back whole in every layout; its sizes, scale and weights are
+    /// builds read; a paired one as version 5) and reads back whole in every layout; its sizes, scale and weights are
     /// checked as the other fields are.
     #[test]
     fn a_deep_head_reads_back_and_its_damage_is_named() {
@@ -579,6 +606,59 @@ mod tests {
         assert!(e(&odd).contains("multiple of 8"), "{}", e(&odd));
         odd.push(0);
         assert!(e(&odd).contains("multiple of 8") || e(&odd).contains("after its end"));
+    }
+
+    /// A deep head that reads pairs' products is written as version 5 (one that does not stays
+    /// version 4) and reads back whole; its flag byte, after `QL1`, is checked.
+    #[test]
+    fn a_paired_head_reads_back_as_version_5() {
+        for layout in presets() {
+            let net = crate::nnue::tests::random_deep_net_within(
+                32,
+                Activation::SCReLU,
+                2,
+                layout,
+                (8, 4),
+                127,
+                true,
+            );
+            let bytes = net.to_bytes();
+            assert_eq!(&bytes[4..8], &5u32.to_le_bytes());
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+            assert!(back.deep().unwrap().paired);
+            assert!(
+                back.architecture()
+                    .contains("x 2 -> 32 paired -> 8 -> 4 -> 1"),
+                "{}",
+                back.architecture()
+            );
+        }
+        let net = crate::nnue::tests::random_deep_net_within(
+            16,
+            Activation::CReLU,
+            1,
+            InputLayout::PLAIN,
+            (8, 2),
+            127,
+            true,
+        );
+        let bytes = net.to_bytes();
+        let e = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
+        // After the layout (byte 86): L1, L2, QL1, then the flag.
+        assert_eq!(bytes[96], 1);
+        assert!(e(&resealed(&bytes, |b| b[96] = 2)).contains("inputs 2"));
+        // The flag at 0 reads the weights as a head of `2N` inputs: there are too few.
+        assert!(e(&resealed(&bytes, |b| b[96] = 0)).contains("cut short"));
+        // Written as version 4, the flag byte is read as the start of QA.
+        assert!(Network::from_bytes(&resealed(&bytes, |b| b[4] = 4)).is_err());
+        for cut in [96, 97, bytes.len() - 9] {
+            assert_eq!(
+                e(&bytes[..cut]),
+                "the net file is cut short",
+                "cut at {cut}"
+            );
+        }
     }
 
     #[test]

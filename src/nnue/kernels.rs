@@ -188,7 +188,7 @@ mod tests {
 
     /// Every kernel this CPU runs works out the same accumulators and scores as the portable
     /// loops for whole nets (a width with a tail after the vectors, and a usual one; both
-    /// activations; output buckets; deep heads): from scratch on every perft position, and
+    /// activations; output buckets; deep heads, paired ones too): from scratch on every perft position, and
     /// updated by each of its moves.
     #[test]
     fn each_kernel_scores_whole_nets_as_the_portable_loops_do() {
@@ -219,8 +219,23 @@ mod tests {
                 crate::nnue::InputLayout::PLAIN,
                 (16, 32),
                 crate::nnue::deep::NARROW as u64,
+                false,
             );
             assert!(net.deep().unwrap().narrow);
+            net
+        };
+        // Heads that read pairs' products: narrow and not, with and without a vector loop.
+        let paired = |hidden, activation, span| {
+            let net = crate::nnue::tests::random_deep_net_within(
+                hidden,
+                activation,
+                8,
+                crate::nnue::InputLayout::PLAIN,
+                (8, 32),
+                span,
+                true,
+            );
+            assert!(net.deep().unwrap().paired);
             net
         };
         for (hidden, _, net) in [
@@ -247,6 +262,14 @@ mod tests {
             ),
             (512, Activation::SCReLU, narrow(Activation::SCReLU)),
             (64, Activation::CReLU, narrow(Activation::CReLU)),
+            (512, Activation::SCReLU, paired(512, Activation::SCReLU, 64)),
+            (
+                512,
+                Activation::SCReLU,
+                paired(512, Activation::SCReLU, 127),
+            ),
+            (64, Activation::CReLU, paired(64, Activation::CReLU, 127)),
+            (40, Activation::SCReLU, paired(40, Activation::SCReLU, 127)),
         ] {
             for (fen, pos) in positions() {
                 let mut want = Accumulator::new();

@@ -224,7 +224,7 @@ impl Network {
     ) -> Result<Network, NetProblem> {
         let hidden = ft_bias.len();
         deep::check_shape(hidden, deep.l1, deep.l2)?;
-        if deep.w1.len() != 2 * hidden * deep.l1 * deep.buckets {
+        if deep.w1.len() != deep::inputs(hidden, deep.paired) * deep.l1 * deep.buckets {
             return Err(NetProblem::Weights(
                 "the weights do not fit the architecture".into(),
             ));
@@ -270,10 +270,12 @@ impl Network {
     }
 
     /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets,
-    /// `... x 2 -> 16 -> 32 -> 1 ...` with a deep head, and with another input layout than the
+    /// `... x 2 -> 16 -> 32 -> 1 ...` with a deep head (`... x 2 -> 512 paired -> 16 -> ...`
+    /// with one that reads pairs' products, `N` inputs), and with another input layout than the
     /// plain one `(768 x 4 -> 256) ..., inputs mirror-kb4: mirrored, 4 king buckets`.
     pub fn architecture(&self) -> String {
         let head = match &self.deep {
+            Some(d) if d.paired => format!("{} paired -> {} -> {} -> ", self.hidden, d.l1, d.l2),
             Some(d) => format!("{} -> {} -> ", d.l1, d.l2),
             None => String::new(),
         };
@@ -362,10 +364,11 @@ pub(crate) mod tests {
         layout: InputLayout,
         head: (usize, usize),
     ) -> Network {
-        random_deep_net_within(hidden, activation, buckets, layout, head, 127)
+        random_deep_net_within(hidden, activation, buckets, layout, head, 127, false)
     }
 
-    /// [`random_deep_net`] with first-layer weights within `span` either way.
+    /// [`random_deep_net`] with first-layer weights within `span` either way, its first layer
+    /// reading pairs' products if `paired`.
     pub(crate) fn random_deep_net_within(
         hidden: usize,
         activation: Activation,
@@ -373,6 +376,7 @@ pub(crate) mod tests {
         layout: InputLayout,
         (l1, l2): (usize, usize),
         span: u64,
+        paired: bool,
     ) -> Network {
         let mut state = 0x5eed_1234_abcd_0001u64;
         let mut next = |range: u64| -> i64 {
@@ -385,7 +389,7 @@ pub(crate) mod tests {
             .map(|_| next(60) as i16)
             .collect();
         let ft_bias = (0..hidden).map(|_| next(100) as i16).collect();
-        let sizes = Deep::sizes(hidden, l1, l2);
+        let sizes = Deep::sizes_for(deep::inputs(hidden, paired), l1, l2);
         let w1 = (0..sizes[0] * buckets).map(|_| next(span) as i8).collect();
         let mut floats = sizes[1..]
             .iter()
@@ -397,7 +401,12 @@ pub(crate) mod tests {
             .collect::<Vec<_>>()
             .into_iter();
         let mut f = || floats.next().unwrap();
-        let deep = Deep::new(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f()).unwrap();
+        let deep = if paired {
+            Deep::new_paired(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f())
+        } else {
+            Deep::new(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f())
+        }
+        .unwrap();
         Network::from_deep_parts(activation, layout, ft_weights, ft_bias, deep, "test".into())
             .unwrap()
     }

@@ -221,43 +221,60 @@ impl Kernel {
 
     /// The deep head's first layer (`deep.rs`): the sums into `out.len()` neurons (a multiple
     /// of 8, at most `MAX_L1`) of the side to move's and the other side's hidden layers `us` and
-    /// `them`, activated and quantised as the portable `activate` does, times
-    /// weights `w` (each neuron's row of `2 * us.len()` in input order, no weight -128; with
-    /// `narrow`, none beyond `deep::NARROW` either way). Exact, so every kernel gives the
-    /// portable loop's sums; the vector loop takes hidden layers of a multiple of 32.
+    /// `them`, made inputs as `input` says (as the portable `activate` and `activate_paired`
+    /// do), times weights `w` (each neuron's row of as many weights as inputs, in input order,
+    /// no weight -128; with `narrow`, none beyond `deep::NARROW` either way). Exact, so every
+    /// kernel gives the portable loop's sums; the vector loop takes a perspective's inputs in
+    /// blocks of 32.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn deep_sums(
         self,
-        activation: super::Activation,
+        input: super::deep::Input,
         narrow: bool,
         us: &[i16],
         them: &[i16],
         w: &[i8],
         out: &mut [i32],
     ) {
+        use super::deep::Input;
         let (h, l1) = (us.len(), out.len());
+        let side_n = if input == Input::Paired { h / 2 } else { h };
         assert!(
             them.len() == h
                 && h <= super::MAX_HIDDEN
-                && w.len() >= 2 * h * l1
+                && h.is_multiple_of(2)
+                && w.len() >= 2 * side_n * l1
                 && l1 <= super::MAX_L1
         );
-        let vectors = h.is_multiple_of(32) && l1.is_multiple_of(8);
+        let vectors = side_n.is_multiple_of(32) && l1.is_multiple_of(8);
         match self.0 {
             // SAFETY: a `Kernel` is only made for an instruction set the CPU runs (AVX-512's
             // availability includes AVX2), and the lengths are checked above.
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 | Simd::Avx512 if vectors => unsafe {
                 use super::Activation::{CReLU, SCReLU};
-                match (activation, narrow) {
-                    (SCReLU, true) => x86::deep_sums_avx2::<true, true>(us, them, w, out),
-                    (SCReLU, false) => x86::deep_sums_avx2::<true, false>(us, them, w, out),
-                    (CReLU, true) => x86::deep_sums_avx2::<false, true>(us, them, w, out),
-                    (CReLU, false) => x86::deep_sums_avx2::<false, false>(us, them, w, out),
+                use x86::{PAIRED, SCRELU};
+                match (input, narrow) {
+                    (Input::Activated(SCReLU), true) => {
+                        x86::deep_sums_avx2::<SCRELU, true>(us, them, w, out)
+                    }
+                    (Input::Activated(SCReLU), false) => {
+                        x86::deep_sums_avx2::<SCRELU, false>(us, them, w, out)
+                    }
+                    (Input::Activated(CReLU), true) => {
+                        x86::deep_sums_avx2::<0, true>(us, them, w, out)
+                    }
+                    (Input::Activated(CReLU), false) => {
+                        x86::deep_sums_avx2::<0, false>(us, them, w, out)
+                    }
+                    (Input::Paired, true) => x86::deep_sums_avx2::<PAIRED, true>(us, them, w, out),
+                    (Input::Paired, false) => {
+                        x86::deep_sums_avx2::<PAIRED, false>(us, them, w, out)
+                    }
                 }
             },
-            _ => portable::deep_sums(activation, us, them, w, out),
+            _ => portable::deep_sums(input, us, them, w, out),
         }
     }
 
@@ -396,16 +413,43 @@ pub(super) mod portable {
         }
     }
 
-    /// A deep head's first-layer sums from the hidden layers: both activated and quantised
+    /// A perspective's hidden layer `x` as pairs' products, `0..=127`: `out[i]` is
+    /// `(clamp(x[i], 0, QA) * clamp(x[i + x.len() / 2], 0, QA)) >> 9` (`deep::Input::Paired`).
+    #[inline]
+    pub fn activate_paired(x: &[i16], out: &mut [u8]) {
+        let (a, b) = x.split_at(x.len() / 2);
+        for ((o, &a), &b) in out.iter_mut().zip(a).zip(b) {
+            let (a, b) = (a.clamp(0, QA as i16) as u32, b.clamp(0, QA as i16) as u32);
+            *o = ((a * b) >> 9) as u8;
+        }
+    }
+
+    /// A deep head's first-layer sums from the hidden layers: both made inputs as `input` says
     /// into a buffer on the stack, then [`l1_sums`].
     #[inline]
-    pub fn deep_sums(activation: Activation, us: &[i16], them: &[i16], w: &[i8], out: &mut [i32]) {
+    pub fn deep_sums(
+        input: crate::nnue::deep::Input,
+        us: &[i16],
+        them: &[i16],
+        w: &[i8],
+        out: &mut [i32],
+    ) {
+        use crate::nnue::deep::Input;
         let h = us.len();
+        let side_n = if input == Input::Paired { h / 2 } else { h };
         let mut inputs = [0u8; 2 * MAX_HIDDEN];
-        let a = &mut inputs[..2 * h];
-        let (a_us, a_them) = a.split_at_mut(h);
-        activate(activation, us, a_us);
-        activate(activation, them, a_them);
+        let a = &mut inputs[..2 * side_n];
+        let (a_us, a_them) = a.split_at_mut(side_n);
+        match input {
+            Input::Activated(activation) => {
+                activate(activation, us, a_us);
+                activate(activation, them, a_them);
+            }
+            Input::Paired => {
+                activate_paired(us, a_us);
+                activate_paired(them, a_them);
+            }
+        }
         l1_sums(a, w, out);
     }
 

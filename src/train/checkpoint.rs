@@ -7,10 +7,11 @@ use crate::core::bytes::{self, Put, Reader};
 use crate::error::{Error, LayoutProblem, TrainProblem};
 use crate::nnue::{self, Activation, InputLayout};
 
-/// Checkpoints with the input layout, the factoriser flag and the deep head's sizes; `RKC4` (no
-/// deep head), `RKC3` (the layout, no factoriser), `RKC2` (the output bucket count, the plain
+/// Checkpoints with the input layout, the factoriser flag, the deep head's sizes and whether it
+/// reads pairs' products; `RKC5` (not paired), `RKC4` (no deep head), `RKC3` (the layout, no factoriser), `RKC2` (the output bucket count, the plain
 /// layout) and `RKCK` (one output layer) files still read.
-const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC5";
+const CHECKPOINT_MAGIC: &[u8; 4] = b"RKC6";
+const CHECKPOINT_MAGIC_5: &[u8; 4] = b"RKC5";
 const CHECKPOINT_MAGIC_4: &[u8; 4] = b"RKC4";
 const CHECKPOINT_MAGIC_3: &[u8; 4] = b"RKC3";
 const CHECKPOINT_MAGIC_2: &[u8; 4] = b"RKC2";
@@ -30,6 +31,7 @@ impl Trainer {
         let (l1, l2) = self.net.head.unwrap_or((0, 0));
         out.put(l1 as u32);
         out.put(l2 as u32);
+        out.put(u8::from(self.net.paired));
         out.put(self.step);
         out.put(self.epoch as u32);
         out.put(self.history.len() as u32);
@@ -55,6 +57,7 @@ impl Trainer {
             CHECKPOINT_MAGIC_2,
             CHECKPOINT_MAGIC_3,
             CHECKPOINT_MAGIC_4,
+            CHECKPOINT_MAGIC_5,
             CHECKPOINT_MAGIC,
         ];
         let Some(version) = magics
@@ -67,6 +70,7 @@ impl Trainer {
         let laid_out = version >= 2;
         let flagged = version >= 3;
         let headed = version >= 4;
+        let pairable = version >= 5;
         let body = bytes::unseal(bytes).ok_or_else(|| refuse(TrainProblem::Damaged))?;
         let mut r = Reader::new(body);
         let mut fields = || -> Result<Trainer, TrainProblem> {
@@ -127,6 +131,12 @@ impl Trainer {
             } else {
                 None
             };
+            let paired = pairable
+                && match r.read::<u8>("the paired flag").map_err(short)? {
+                    0 => false,
+                    1 if head.is_some() => true,
+                    f => return Err(TrainProblem::Paired(f)),
+                };
             let step = r.read("the step").map_err(short)?;
             let epoch = r.read::<u32>("the epoch").map_err(short)? as usize;
             let hist = r.read::<u32>("the history's length").map_err(short)? as usize;
@@ -134,7 +144,7 @@ impl Trainer {
                 .read_n::<f32>(2 * hist.min(1 << 20), "the loss history")
                 .map_err(short)?;
             let history = losses.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-            let n = FloatNet::len(&layout, hidden, buckets, factorised, head);
+            let n = FloatNet::len(&layout, hidden, buckets, factorised, head, paired);
             let params = r.read_n(n, "the weights").map_err(short)?;
             let m = r.read_n(n, "the first moments").map_err(short)?;
             let v = r.read_n(n, "the second moments").map_err(short)?;
@@ -146,6 +156,7 @@ impl Trainer {
                     layout,
                     factorised,
                     head,
+                    paired,
                     params,
                 },
                 m,
@@ -187,7 +198,7 @@ mod tests {
         // One before the deep head (`RKC4`, no sizes after the factoriser flag, at byte 79)
         // reads without one.
         let old = resealed(&t, |b| {
-            b.drain(79..87);
+            b.drain(79..88);
             b[..4].copy_from_slice(b"RKC4");
         });
         assert_eq!(Trainer::from_bytes(&old).unwrap(), t);
@@ -202,10 +213,41 @@ mod tests {
         assert_eq!(Trainer::from_bytes(&deep.to_bytes()).unwrap(), deep);
         let e = Trainer::from_bytes(&resealed(&deep, |b| b[79] = 12)).unwrap_err();
         assert!(e.to_string().contains("deep layers of 12 and 4"), "{e}");
+        // One before paired heads (`RKC5`, no flag after the deep layers, at byte 87) reads
+        // as not paired.
+        let old = resealed(&deep, |b| {
+            b.remove(87);
+            b[..4].copy_from_slice(b"RKC5");
+        });
+        assert_eq!(Trainer::from_bytes(&old).unwrap(), deep);
+        let paired = Trainer::new(FloatNet::new_paired(
+            8,
+            Activation::SCReLU,
+            2,
+            InputLayout::PLAIN,
+            (8, 4),
+            1,
+        ));
+        assert_eq!(Trainer::from_bytes(&paired.to_bytes()).unwrap(), paired);
+        assert_eq!(paired.to_bytes()[87], 1);
+        let e = Trainer::from_bytes(&resealed(&paired, |b| b[87] = 2)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a paired flag of 2 (0, or 1 with a deep head)"
+        );
+        // Paired without a deep head.
+        let e = Trainer::from_bytes(&resealed(&t, |b| b[87] = 1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a paired flag of 1 (0, or 1 with a deep head)"
+        );
+        // The flag at 0 reads the weights as a head of `2N` inputs: they fall short.
+        let e = Trainer::from_bytes(&resealed(&paired, |b| b[87] = 0)).unwrap_err();
+        assert!(e.to_string().contains("cut short"), "{e}");
         // A checkpoint of the format before layouts (`RKC2`, no layout after the output
         // buckets, at byte 13) reads with the plain layout.
         let old = resealed(&t, |b| {
-            b.drain(79..87);
+            b.drain(79..88);
             b.drain(13..13 + 66);
             b[..4].copy_from_slice(b"RKC2");
         });
@@ -213,7 +255,7 @@ mod tests {
         // One before the factoriser (`RKC3`, no flag after the layout, at byte 78) reads as
         // not factorised.
         let old = resealed(&t, |b| {
-            b.drain(79..87);
+            b.drain(79..88);
             b.remove(13 + 65);
             b[..4].copy_from_slice(b"RKC3");
         });

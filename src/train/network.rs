@@ -15,8 +15,8 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
 /// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
 /// bucket (`nnue::bucket`). With a deep head (`head`: `L1`, `L2`) the output layers give way
-/// to each bucket's head, `[w1 | b1 | w2 | b2 | w3 | b3]`: `w1` a row of `2N` inputs for each
-/// first-layer neuron, `w2` a row of `L2` for each first-layer neuron, `w3` the `L2` output
+/// to each bucket's head, `[w1 | b1 | w2 | b2 | w3 | b3]`: `w1` a row of `2N` inputs (`N` when
+/// `paired`: pairs' products, `nnue::deep::Input::Paired`) for each first-layer neuron, `w2` a row of `L2` for each first-layer neuron, `w3` the `L2` output
 /// weights (`nnue::deep` has the quantised net's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
@@ -30,6 +30,9 @@ pub struct FloatNet {
     pub factorised: bool,
     /// The deep head's layers (`L1`, `L2`), if any.
     pub head: Option<(usize, usize)>,
+    /// The deep head reads pairs' products: each perspective's first half of the clipped
+    /// hidden layer times its second half.
+    pub paired: bool,
     pub params: Vec<f32>,
 }
 
@@ -37,7 +40,10 @@ pub struct FloatNet {
 /// derivatives, and each layer's sums before the activation.
 struct Trace {
     a: [f32; 2 * MAX_HIDDEN],
+    /// Each hidden value's activation's derivative; paired, whether it lies inside the clip
+    /// (1 or 0), its clipped value in `c`.
     d: [f32; 2 * MAX_HIDDEN],
+    c: [f32; 2 * MAX_HIDDEN],
     z1: [f32; MAX_L1],
     z2: [f32; MAX_L2],
 }
@@ -53,6 +59,7 @@ impl Trace {
         Trace {
             a: [0.0; 2 * MAX_HIDDEN],
             d: [0.0; 2 * MAX_HIDDEN],
+            c: [0.0; 2 * MAX_HIDDEN],
             z1: [0.0; MAX_L1],
             z2: [0.0; MAX_L2],
         }
@@ -66,18 +73,29 @@ impl FloatNet {
         buckets: usize,
         factorised: bool,
         head: Option<(usize, usize)>,
+        paired: bool,
     ) -> usize {
         FloatNet::rows(layout, factorised) * hidden
             + hidden
-            + FloatNet::head_len(hidden, head) * buckets
+            + FloatNet::head_len(hidden, head, paired) * buckets
     }
 
     /// A bucket's parameters after the feature layer: its output layer, or its deep head.
-    fn head_len(hidden: usize, head: Option<(usize, usize)>) -> usize {
+    fn head_len(hidden: usize, head: Option<(usize, usize)>, paired: bool) -> usize {
         match head {
             None => 2 * hidden + 1,
-            Some((l1, l2)) => Deep::sizes(hidden, l1, l2).iter().sum(),
+            Some((l1, l2)) => FloatNet::head_sizes(hidden, l1, l2, paired).iter().sum(),
         }
+    }
+
+    /// A deep head's six layers' sizes (`Deep::sizes_for`).
+    fn head_sizes(hidden: usize, l1: usize, l2: usize, paired: bool) -> [usize; 6] {
+        Deep::sizes_for(deep::inputs(hidden, paired), l1, l2)
+    }
+
+    /// This net's [`FloatNet::head_len`].
+    fn bucket_len(&self) -> usize {
+        FloatNet::head_len(self.hidden, self.head, self.paired)
     }
 
     /// Feature rows: the layout's, then the shared block when factorised.
@@ -109,6 +127,7 @@ impl FloatNet {
         out.layout = self.layout;
         out.factorised = false;
         out.head = self.head;
+        out.paired = self.paired;
         out.params.clear();
         out.params.extend_from_slice(&self.params[..rows]);
         out.params.extend_from_slice(&self.params[rows + block..]);
@@ -170,10 +189,36 @@ impl FloatNet {
         head: Option<(usize, usize)>,
         seed: u64,
     ) -> FloatNet {
+        FloatNet::build(hidden, activation, buckets, layout, head, false, seed)
+    }
+
+    /// `new_with_head` with a deep head of `head` neurons that reads pairs' products
+    /// ([`FloatNet::paired`]).
+    pub fn new_paired(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        head: (usize, usize),
+        seed: u64,
+    ) -> FloatNet {
+        FloatNet::build(hidden, activation, buckets, layout, Some(head), true, seed)
+    }
+
+    fn build(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: InputLayout,
+        head: Option<(usize, usize)>,
+        paired: bool,
+        seed: u64,
+    ) -> FloatNet {
+        let paired = paired && head.is_some();
         let mut rng = Rng::new(seed);
         let mut uniform =
             |scale: f32| (rng.below(1 << 24) as f32 / (1 << 24) as f32 * 2.0 - 1.0) * scale;
-        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false, head)];
+        let mut params = vec![0.0; FloatNet::len(&layout, hidden, buckets, false, head, paired)];
         let ft = 1.0 / (32f32).sqrt();
         let o = layout.inputs() * hidden;
         for p in &mut params[..o] {
@@ -189,13 +234,14 @@ impl FloatNet {
                 }
             }
             Some((l1, l2)) => {
-                let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(hidden, l1, l2);
-                for bucket in params[o..].chunks_exact_mut(FloatNet::head_len(hidden, head)) {
+                let [n1, nb1, n2, nb2, n3, _] = FloatNet::head_sizes(hidden, l1, l2, paired);
+                let n = deep::inputs(hidden, paired);
+                for bucket in params[o..].chunks_exact_mut(FloatNet::head_len(hidden, head, paired))
+                {
                     let (w1, rest) = bucket.split_at_mut(n1);
                     let (w2, rest) = rest[nb1..].split_at_mut(n2);
                     let w3 = &mut rest[nb2..nb2 + n3];
-                    for (w, scale) in [(w1, fan_in(2 * hidden)), (w2, fan_in(l1)), (w3, fan_in(l2))]
-                    {
+                    for (w, scale) in [(w1, fan_in(n)), (w2, fan_in(l1)), (w3, fan_in(l2))] {
                         for p in w {
                             *p = uniform(scale);
                         }
@@ -210,6 +256,7 @@ impl FloatNet {
             layout,
             factorised: false,
             head,
+            paired,
             params,
         }
     }
@@ -218,7 +265,7 @@ impl FloatNet {
     fn head_at(&self, pieces: usize) -> usize {
         let (_, heads, _) = self.offsets();
         let b = nnue::bucket(pieces as u32, self.buckets);
-        heads + FloatNet::head_len(self.hidden, self.head) * b
+        heads + self.bucket_len() * b
     }
 
     /// Where the feature biases, the output weights and the output biases start (with a deep
@@ -384,10 +431,10 @@ impl FloatNet {
     /// A deep head's output from the feature layer's sums `acc` (both perspectives), its
     /// parameters at `at`; `t` keeps the activated inputs and each layer's sums.
     fn head_forward(&self, acc: &[f32], at: usize, l1: usize, l2: usize, t: &mut Trace) -> f32 {
-        let n = 2 * self.hidden;
-        let acc = &acc[..n];
+        let h = self.hidden;
+        let n = deep::inputs(h, self.paired);
         let activation = self.activation;
-        let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(self.hidden, l1, l2);
+        let [n1, nb1, n2, nb2, n3, _] = FloatNet::head_sizes(h, l1, l2, self.paired);
         let p = &self.params[at..];
         let (w1, p) = p.split_at(n1);
         let (b1, p) = p.split_at(nb1);
@@ -395,8 +442,23 @@ impl FloatNet {
         let (b2, p) = p.split_at(nb2);
         let (w3, p) = p.split_at(n3);
         let b3 = p[0];
-        for ((a, d), &x) in t.a.iter_mut().zip(&mut t.d).zip(acc) {
-            (*a, *d) = FloatNet::act_with(activation, x);
+        if self.paired {
+            // Each value clipped, kept with whether it lies inside; then each perspective's
+            // first half times its second.
+            for ((c, d), &x) in t.c.iter_mut().zip(&mut t.d).zip(&acc[..2 * h]) {
+                (*c, *d) = FloatNet::act_with(Activation::CReLU, x);
+            }
+            let half = h / 2;
+            for (p, a) in t.a[..n].chunks_exact_mut(half).enumerate() {
+                let c = &t.c[p * h..(p + 1) * h];
+                for ((a, &x), &y) in a.iter_mut().zip(&c[..half]).zip(&c[half..]) {
+                    *a = x * y;
+                }
+            }
+        } else {
+            for ((a, d), &x) in t.a.iter_mut().zip(&mut t.d).zip(&acc[..n]) {
+                (*a, *d) = FloatNet::act_with(activation, x);
+            }
         }
         let a = &t.a[..n];
         for ((z, row), &b) in t.z1.iter_mut().zip(w1.chunks_exact(n)).zip(b1) {
@@ -429,10 +491,10 @@ impl FloatNet {
         t: &Trace,
         g: f32,
     ) {
-        let n = 2 * self.hidden;
-        let acc = &mut acc[..n];
+        let h = self.hidden;
+        let n = deep::inputs(h, self.paired);
         let activation = self.activation;
-        let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(self.hidden, l1, l2);
+        let [n1, nb1, n2, nb2, n3, _] = FloatNet::head_sizes(h, l1, l2, self.paired);
         let p = &self.params[at..];
         let (w1, p) = p.split_at(n1);
         let (w2, p) = p[nb1..].split_at(n2);
@@ -466,9 +528,10 @@ impl FloatNet {
             d1[j] = back * d;
             g_b1[j] += d1[j];
         }
-        // The first layer, then the feature layer's sums' gradients.
+        // The first layer, then its inputs' gradients (in the first `n` of `acc`).
         let a = &t.a[..n];
-        acc.fill(0.0);
+        let acc = &mut acc[..2 * h];
+        acc[..n].fill(0.0);
         for j in 0..l1 {
             let dj = d1[j];
             if dj == 0.0 {
@@ -476,15 +539,30 @@ impl FloatNet {
             }
             let row = &w1[j * n..(j + 1) * n];
             let g_row = &mut g_w1[j * n..(j + 1) * n];
-            for ((gw, da), (&w, &x)) in g_row.iter_mut().zip(acc.iter_mut()).zip(row.iter().zip(a))
-            {
+            for ((gw, da), (&w, &x)) in g_row.iter_mut().zip(&mut acc[..n]).zip(row.iter().zip(a)) {
                 *gw += dj * x;
                 *da += dj * w;
             }
         }
-        // Through the activation: its derivative at each sum, kept by the forward pass.
-        for (da, &d) in acc.iter_mut().zip(&t.d[..n]) {
-            *da *= d;
+        if self.paired {
+            // Input `p * N/2 + i` is `c[p N + i] * c[p N + N/2 + i]`: each factor's gradient is
+            // the product's times the other factor, where the factor lies inside its clip. The
+            // other side's first (its inputs sit above the side to move's), so that each input's
+            // gradient is read before its place is written.
+            let half = h / 2;
+            for p in [1, 0] {
+                for i in 0..half {
+                    let g = acc[p * half + i];
+                    let (x, y) = (p * h + i, p * h + half + i);
+                    acc[y] = g * t.c[x] * t.d[y];
+                    acc[x] = g * t.c[y] * t.d[x];
+                }
+            }
+        } else {
+            // Through the activation: its derivative at each sum, kept by the forward pass.
+            for (da, &d) in acc.iter_mut().zip(&t.d[..n]) {
+                *da *= d;
+            }
         }
     }
 
@@ -507,13 +585,13 @@ impl FloatNet {
             .collect();
         let ft_bias: Vec<i16> = self.params[b1..b1 + h].iter().map(|&w| q(w, QA)).collect();
         if let Some((l1, l2)) = self.head {
-            let n = 2 * h;
-            let sizes = Deep::sizes(h, l1, l2);
+            let n = deep::inputs(h, self.paired);
+            let sizes = FloatNet::head_sizes(h, l1, l2, self.paired);
             let (ql1, clip) = self.first_deep_scale();
             let mut w1 = vec![0i8; sizes[0] * self.buckets];
             let mut floats: [Vec<f32>; 5] = Default::default();
             for (b, bucket) in self.params[w2..]
-                .chunks_exact(FloatNet::head_len(h, self.head))
+                .chunks_exact(self.bucket_len())
                 .enumerate()
             {
                 let (weights, mut rest) = bucket.split_at(sizes[0]);
@@ -530,9 +608,13 @@ impl FloatNet {
                 }
             }
             let [b1v, w2v, b2v, w3v, b3v] = floats;
-            let head = Deep::new(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
-                .and_then(|d| d.with_scale(ql1))
-                .expect("the float net's head is a valid head");
+            let head = if self.paired {
+                Deep::new_paired(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
+            } else {
+                Deep::new(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
+            }
+            .and_then(|d| d.with_scale(ql1))
+            .expect("the float net's head is a valid head");
             return Network::from_deep_parts(
                 self.activation,
                 self.layout,
@@ -567,10 +649,10 @@ impl FloatNet {
         let Some((l1, l2)) = self.head else {
             return (*QL1_RANGE.start(), 127.0);
         };
-        let (h, n1) = (self.hidden, Deep::sizes(self.hidden, l1, l2)[0]);
+        let n1 = FloatNet::head_sizes(self.hidden, l1, l2, self.paired)[0];
         let (_, w2, _) = self.offsets();
         let weights: Vec<f32> = self.params[w2..]
-            .chunks_exact(FloatNet::head_len(h, self.head))
+            .chunks_exact(self.bucket_len())
             .flat_map(|bucket| &bucket[..n1])
             .map(|w| w.abs())
             .collect();
@@ -819,22 +901,27 @@ mod tests {
 
     /// A deep head's gradients, from the output back through both of its layers into the
     /// feature layer, agree with finite differences, for both activations, a bucket read and
-    /// the feature rows and biases the head sends its gradient to.
+    /// the feature rows and biases the head sends its gradient to, with pairs' products too
+    /// (both halves of each side's hidden layer).
     #[test]
     fn a_deep_heads_gradients_agree_with_finite_differences() {
-        for (activation, layout, factorised) in [
-            (Activation::SCReLU, InputLayout::PLAIN, false),
-            (Activation::CReLU, InputLayout::PLAIN, false),
-            (
-                Activation::SCReLU,
-                InputLayout::preset("mirror-kb4").unwrap(),
-                true,
-            ),
+        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
+        for (activation, layout, factorised, paired) in [
+            (Activation::SCReLU, InputLayout::PLAIN, false, false),
+            (Activation::CReLU, InputLayout::PLAIN, false, false),
+            (Activation::SCReLU, kb4, true, false),
+            (Activation::SCReLU, InputLayout::PLAIN, false, true),
+            (Activation::CReLU, kb4, true, true),
         ] {
             let (h, l1, l2) = (16, 8, 4);
             let recs = records(|p| (material(p), 0.5));
             let data = samples(&recs[..6], &layout, 0.5);
-            let mut net = FloatNet::new_with_head(h, activation, 2, layout, Some((l1, l2)), 3);
+            let mut net = if paired {
+                FloatNet::new_paired(h, activation, 2, layout, (l1, l2), 3)
+            } else {
+                FloatNet::new_with_head(h, activation, 2, layout, Some((l1, l2)), 3)
+            };
+            assert_eq!(net.paired, paired);
             if factorised {
                 net = net.factorise();
             }
@@ -845,7 +932,8 @@ mod tests {
             }
             let at = net.head_at(data[0].pieces());
             assert!(at >= heads);
-            let [n1, nb1, n2, nb2, n3, _] = Deep::sizes(h, l1, l2);
+            let [n1, nb1, n2, nb2, n3, _] = FloatNet::head_sizes(h, l1, l2, paired);
+            assert_eq!(n1, deep::inputs(h, paired) * l1);
             for j in 0..nb1 {
                 net.params[at + n1 + j] = 0.2 + 0.05 * j as f32;
             }
@@ -876,10 +964,13 @@ mod tests {
             let checked = [
                 first * h,
                 first * h + 5,
+                first * h + h / 2 + 1,
                 theirs * h + 3,
+                theirs * h + h - 1,
                 b1 + 1,
+                b1 + h / 2 + 2,
                 at + 2,
-                at + 2 * h + 7,
+                at + h + 7,
                 at + n1 - 1,
                 at + n1 + 3,
                 w2 + 1,

@@ -21,6 +21,8 @@ pub struct Config {
     pub layout: InputLayout,
     /// The deep head's layers (`L1`, `L2`) after the feature transformer, or none.
     pub head: Option<(usize, usize)>,
+    /// The deep head reads pairs' products (`FloatNet::paired`).
+    pub paired: bool,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -43,6 +45,7 @@ impl Default for Config {
             buckets: 1,
             layout: InputLayout::PLAIN,
             head: None,
+            paired: false,
             epochs: 30,
             batch: 16_384,
             lr: 0.001,
@@ -60,14 +63,24 @@ impl Config {
     /// A fresh float net of this shape (hidden size, activation, buckets, layout, deep head),
     /// its weights drawn with `seed`.
     pub fn new_net(&self, seed: u64) -> FloatNet {
-        FloatNet::new_with_head(
-            self.hidden,
-            self.activation,
-            self.buckets,
-            self.layout,
-            self.head,
-            seed,
-        )
+        match self.head {
+            Some(head) if self.paired => FloatNet::new_paired(
+                self.hidden,
+                self.activation,
+                self.buckets,
+                self.layout,
+                head,
+                seed,
+            ),
+            _ => FloatNet::new_with_head(
+                self.hidden,
+                self.activation,
+                self.buckets,
+                self.layout,
+                self.head,
+                seed,
+            ),
+        }
     }
 }
 
@@ -398,15 +411,18 @@ mod tests {
     }
 
     /// A net with a deep head (`-> 16 -> 8 -> 1`, both activations, output buckets, mirrored
-    /// inputs) learns the piece values, exports a net of the file's newest version that scores
-    /// as the float net does, and its checkpoint and net file read back whole.
+    /// inputs, one reading pairs' products) learns the piece values, exports a net of the
+    /// version that holds it (4, paired 5) that scores as the float net does, and its checkpoint
+    /// and net file read back whole.
     #[test]
     fn a_net_with_a_deep_head_trains_and_exports_it() {
         let recs = records(|p| (material(p), 0.5));
         let (train, val) = split(recs, 0.1, 9);
-        for (activation, layout) in [
-            (Activation::SCReLU, InputLayout::PLAIN),
-            (Activation::CReLU, InputLayout::preset("mirror").unwrap()),
+        let mirror = InputLayout::preset("mirror").unwrap();
+        for (activation, layout, paired) in [
+            (Activation::SCReLU, InputLayout::PLAIN, false),
+            (Activation::CReLU, mirror, false),
+            (Activation::SCReLU, mirror, true),
         ] {
             let cfg = Config {
                 hidden: 32,
@@ -414,6 +430,7 @@ mod tests {
                 buckets: 2,
                 layout,
                 head: Some((16, 8)),
+                paired,
                 epochs: 30,
                 batch: 256,
                 lr: 0.01,
@@ -425,9 +442,14 @@ mod tests {
                 after < before / 5.0,
                 "{activation:?}: validation loss {before} -> {after}"
             );
+            assert_eq!(t.net.paired, paired);
             quantised_agrees(&t.net, &val);
             let q = t.net.quantise("test".into());
-            assert_eq!(q.deep().map(|d| (d.l1, d.l2)), Some((16, 8)));
+            assert_eq!(
+                q.deep().map(|d| (d.l1, d.l2, d.paired)),
+                Some((16, 8, paired))
+            );
+            assert_eq!(q.deep().unwrap().inputs(), if paired { 32 } else { 64 });
             // The first layer's scale is the finest that keeps it narrow: at half of it the
             // widest weight would be within half of the bound.
             let d = q.deep().unwrap();
@@ -440,9 +462,16 @@ mod tests {
                 d.widest()
             );
             assert!(d.ql1.count_ones() == 1 && d.ql1 >= 16, "{}", d.ql1);
-            assert!(q.architecture().contains("x 2 -> 16 -> 8 -> 1 x 2 buckets"));
+            let head = if paired { "32 paired -> 16" } else { "16" };
+            assert!(
+                q.architecture()
+                    .contains(&format!("x 2 -> {head} -> 8 -> 1 x 2 buckets")),
+                "{}",
+                q.architecture()
+            );
             let bytes = q.to_bytes();
-            assert_eq!(&bytes[4..8], &4u32.to_le_bytes());
+            let version: u32 = if paired { 5 } else { 4 };
+            assert_eq!(&bytes[4..8], &version.to_le_bytes());
             assert_eq!(crate::nnue::Network::from_bytes(&bytes).unwrap(), q);
             assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
         }

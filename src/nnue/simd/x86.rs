@@ -229,6 +229,11 @@ width! {
     mullo16 _mm512_mullo_epi16, madd16 _mm512_madd_epi16, add32 _mm512_add_epi32,
 }
 
+/// [`deep_sums_avx2`]'s `MODE` for SCReLU.
+pub const SCRELU: u8 = 1;
+/// [`deep_sums_avx2`]'s `MODE` for pairs' products.
+pub const PAIRED: u8 = 2;
+
 /// The deep head's first layer (`deep.rs`) in AVX2, from the hidden layers themselves: 32 of a
 /// perspective's values at a time are clamped to `[0, QA]`, squared and shifted by 9 (SCReLU)
 /// or shifted by 1 (CReLU), and packed to bytes, the inputs the portable `activate` gives, into
@@ -240,20 +245,26 @@ width! {
 /// together at the end. No input is broadcast, and no branch skips zeros (in the nets trained
 /// so far about half the inputs are zero, but they are spread out).
 ///
+/// `MODE` is the input: 0 CReLU, [`SCRELU`], [`PAIRED`] pairs' products (`deep::Input`), each
+/// value of the first half clamped, times the clamped value half a layer on, shifted by 9: half
+/// as many inputs, so a perspective's half must be a multiple of 32.
+///
 /// # Safety
-/// The CPU runs AVX2; `us` and `them` have the same length, a multiple of 32, at most
-/// `MAX_HIDDEN`; `out.len()` is a multiple of 8; `w` holds `out.len()` rows of `2 * us.len()`
-/// weights; with `NARROW`, none of them is beyond `deep::NARROW` either way.
+/// The CPU runs AVX2; `us` and `them` have the same length, a multiple of 32 (of 64 with
+/// `PAIRED`), at most `MAX_HIDDEN`; `out.len()` is a multiple of 8; `w` holds `out.len()` rows
+/// of as many weights as inputs; with `NARROW`, none of them is beyond `deep::NARROW` either way.
 #[target_feature(enable = "avx2")]
-pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
+pub unsafe fn deep_sums_avx2<const MODE: u8, const NARROW: bool>(
     us: &[i16],
     them: &[i16],
     w: &[i8],
     out: &mut [i32],
 ) {
     let h = us.len();
-    let n = 2 * h;
-    debug_assert!(them.len() == h && h.is_multiple_of(32) && h <= MAX_HIDDEN);
+    // A perspective's inputs, and all of them.
+    let side_n = if MODE == PAIRED { h / 2 } else { h };
+    let n = 2 * side_n;
+    debug_assert!(them.len() == h && side_n.is_multiple_of(32) && h <= MAX_HIDDEN);
     debug_assert!(out.len().is_multiple_of(8) && w.len() >= n * out.len());
     // SAFETY: every load and store below is within `inputs`, `w` or `out` by the conditions.
     unsafe {
@@ -262,27 +273,32 @@ pub unsafe fn deep_sums_avx2<const SQUARE: bool, const NARROW: bool>(
         // Written in full (the first `n` bytes) before any is read.
         let mut inputs = std::mem::MaybeUninit::<[u8; 2 * MAX_HIDDEN]>::uninit();
         let put = inputs.as_mut_ptr().cast::<u8>();
+        let clamped = |p: *const i16| {
+            _mm256_min_epi16(_mm256_max_epi16(_mm256_loadu_si256(p.cast()), zero), top)
+        };
         for (side, x) in [us, them].into_iter().enumerate() {
-            for block in 0..h / 32 {
+            for block in 0..side_n / 32 {
                 let p = x.as_ptr().add(32 * block);
-                let lo = _mm256_loadu_si256(p.cast());
-                let hi = _mm256_loadu_si256(p.add(16).cast());
-                let (lo, hi) = (
-                    _mm256_min_epi16(_mm256_max_epi16(lo, zero), top),
-                    _mm256_min_epi16(_mm256_max_epi16(hi, zero), top),
-                );
-                let (lo, hi) = if SQUARE {
-                    (
+                let (lo, hi) = (clamped(p), clamped(p.add(16)));
+                // The products fit 16 bits unsigned (`QA * QA` < 2^16): the shift is logical.
+                let (lo, hi) = match MODE {
+                    PAIRED => {
+                        let q = p.add(h / 2);
+                        (
+                            _mm256_srli_epi16::<9>(_mm256_mullo_epi16(lo, clamped(q))),
+                            _mm256_srli_epi16::<9>(_mm256_mullo_epi16(hi, clamped(q.add(16)))),
+                        )
+                    }
+                    SCRELU => (
                         _mm256_srli_epi16::<9>(_mm256_mullo_epi16(lo, lo)),
                         _mm256_srli_epi16::<9>(_mm256_mullo_epi16(hi, hi)),
-                    )
-                } else {
-                    (_mm256_srli_epi16::<1>(lo), _mm256_srli_epi16::<1>(hi))
+                    ),
+                    _ => (_mm256_srli_epi16::<1>(lo), _mm256_srli_epi16::<1>(hi)),
                 };
                 // `packus` works within each 128-bit half; the permutation puts the 32 bytes
                 // back in the order of the values.
                 let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(lo, hi));
-                _mm256_storeu_si256(put.add(side * h + 32 * block).cast(), bytes);
+                _mm256_storeu_si256(put.add(side * side_n + 32 * block).cast(), bytes);
             }
         }
         let ones = _mm256_set1_epi16(1);
