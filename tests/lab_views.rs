@@ -498,6 +498,7 @@ fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     assert!(r.head.contains("trained-1.nnue"), "{}", r.head);
     // A deep head, as `rookery train --layers` trains it: kept and named as the next net.
     let deep = json!({ "set": "gen6-b", "positions": 20000, "hidden": 16, "layers": [8, 4], "buckets": 4, "inputs": "mirror", "epochs": 1, "threads": 1 });
+    let paired = json!({ "set": "gen6-b", "positions": 20000, "hidden": 16, "layers": [8, 4], "paired": true, "epochs": 1, "threads": 1 });
     let (status, ev) = events(addr, "/api/train", &deep);
     assert_eq!(status, 200);
     let done = &ev.last().unwrap().1;
@@ -505,6 +506,13 @@ fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     let arch = done["about"]["architecture"].as_str().unwrap();
     assert!(arch.contains("x 2 -> 8 -> 4 -> 1 x 4 buckets"), "{arch}");
     assert!(arch.contains("inputs mirror"), "{arch}");
+    // Pairs' products, as `--paired` trains them.
+    let (status, ev) = events(addr, "/api/train", &paired);
+    assert_eq!(status, 200);
+    let done = &ev.last().unwrap().1;
+    assert_eq!(done["name"], "trained-3", "{done}");
+    let arch = done["about"]["architecture"].as_str().unwrap();
+    assert!(arch.contains("x 2 -> 16 paired -> 8 -> 4 -> 1"), "{arch}");
     let (status, missing) = get(addr, "/api/train/net/trained-4");
     assert_eq!(status, 404, "{missing}");
     let game = json!({ "rungs": ["trained-1", "greedy"], "games": 2, "nodes": 300, "max_plies": 40, "openings": "builtin" });
@@ -527,10 +535,10 @@ fn a_net_trains_live_is_kept_and_plays_in_the_tournament() {
     let (status, v) = post(
         addr,
         "/api/tournament",
-        &json!({ "rungs": ["trained-3", "greedy"] }),
+        &json!({ "rungs": ["trained-4", "greedy"] }),
     );
     assert_eq!(status, 400);
-    assert!(v["error"].as_str().unwrap().contains("trained-3"), "{v}");
+    assert!(v["error"].as_str().unwrap().contains("trained-4"), "{v}");
 }
 
 #[test]
@@ -558,6 +566,10 @@ fn bad_trainings_are_refused_and_one_runs_at_a_time_stopped_by_its_page() {
                 "multiple of 8",
             ),
             (json!({ "set": "gen6-b", "layers": [12, 8] }), "layers 12,8"),
+            (
+                json!({ "set": "gen6-b", "paired": true }),
+                "paired needs a deep head",
+            ),
             (
                 json!({ "set": "gen6-b", "buckets": 3 }),
                 "buckets must be 1, 2, 4 or 8",

@@ -528,6 +528,7 @@ def train(
     layers: Optional[Tuple[int, int]] = None,
     buckets: int = 1,
     inputs: str = "plain",
+    paired: bool = False,
 ) -> TrainedNet:
     """Trains a small net, as ``rookery train`` does with millions of positions: on the first
     ``positions`` positions of ``data`` (a data directory such as ``data/selfplay/gen6-b``, or a
@@ -540,7 +541,9 @@ def train(
     ``layers=(l1, l2)`` puts a deep head after the hidden layer, as ``rookery train --layers``
     does: ``(768 -> hidden) x 2 -> l1 -> l2 -> 1``, ``l1`` 8, 16, 24 or 32, ``l2`` 1 to 64,
     ``hidden`` then a multiple of 8. ``None`` (the default) trains the single output the
-    built-in net has. ``buckets`` output layers (1, 2, 4 or 8) are chosen by the number of
+    built-in net has; with it, ``paired=True`` feeds the head pairs' products (each side's
+    hidden layer, its first half times its second: ``hidden`` inputs instead of twice that), as
+    ``rookery train --paired`` does. ``buckets`` output layers (1, 2, 4 or 8) are chosen by the number of
     pieces on the board, and ``inputs`` names the input layout (``"plain"``, ``"mirror"``,
     ``"mirror-kb4"`` or ``"mirror-kb8"``), as ``rookery train --buckets`` and ``--inputs`` do:
     the built-in net is ``hidden=512, buckets=8, inputs="mirror"`` on tens of millions of
@@ -580,6 +583,8 @@ def train(
         layers = (_whole("layers", layers[0]), _whole("layers", layers[1]))
     if not isinstance(inputs, str):
         raise ValueError(f"inputs must be a layout's name, got {inputs!r}")
+    if not isinstance(paired, bool):
+        raise ValueError(f"paired must be True or False, got {paired!r}")
     tell = None if progress is None else (lambda raw: progress(TrainProgress(**raw)))
     raw = _native.train(
         paths,
@@ -595,6 +600,7 @@ def train(
         layers=layers,
         buckets=_whole("buckets", buckets),
         inputs=inputs,
+        paired=paired,
     )
     return TrainedNet(raw)
 

@@ -450,7 +450,7 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
 /// part of an epoch done, an epoch done; see `report_dict`), on this thread with the GIL held,
 /// while the training goes on without it. An exception it raises stops the run and is raised.
 #[pyfunction]
-#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None, progress=None, layers=None, buckets=1, inputs="plain".to_string()))]
+#[pyo3(signature = (data, hidden=32, epochs=3, positions=500_000, lr=0.002, threads=None, seed=1, seconds=None, batch=None, progress=None, layers=None, buckets=1, inputs="plain".to_string(), paired=false))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
     py: Python<'py>,
@@ -467,6 +467,7 @@ fn train<'py>(
     layers: Option<(usize, usize)>,
     buckets: usize,
     inputs: String,
+    paired: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if let Some(p) = &progress
         && !p.is_callable()
@@ -487,6 +488,7 @@ fn train<'py>(
         positions,
         hidden,
         layers,
+        paired,
         buckets,
         inputs,
         epochs,

@@ -198,6 +198,8 @@ def test_a_progress_that_is_not_callable_is_a_value_error(progress):
         (dict(hidden=16, layers=8), "layers must be a pair"),
         (dict(hidden=16, layers="8,8"), "layers must be a pair"),
         (dict(hidden=16, layers=(8, -1)), "layers"),
+        (dict(hidden=16, paired=True), "paired needs a deep head"),
+        (dict(hidden=16, layers=(8, 4), paired=1), "paired must be True or False"),
         (dict(buckets=3), "buckets must be 1, 2, 4 or 8"),
         (dict(buckets=0), "buckets"),
         (dict(inputs="sideways"), "inputs must be one of plain, mirror"),
@@ -217,6 +219,15 @@ def test_a_deep_head_trains_and_its_net_plays():
     assert "deep layers 8,4" in net.info.provenance
     board = chess.Board()
     assert isinstance(rookery.evaluate(board, net=net), int)
+    assert rookery.Engine("rookery", net=net, depth=3).play(board) in board.legal_moves
+
+
+def test_a_paired_deep_head_trains_and_its_net_plays():
+    net = rookery.train(DATA, **dict(SMALL, hidden=16, layers=(8, 4), paired=True))
+    assert net.history[-1][1] < net.initial_loss
+    assert "-> 16 paired -> 8 -> 4 -> 1" in net.info.architecture
+    assert "deep layers 8,4 paired" in net.info.provenance
+    board = chess.Board()
     assert rookery.Engine("rookery", net=net, depth=3).play(board) in board.legal_moves
 
 

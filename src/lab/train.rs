@@ -81,6 +81,8 @@ pub struct TrainRequest {
     pub hidden: Option<usize>,
     /// A deep head's two layers, `[L1, L2]` (`rookery train --layers`), or none.
     pub layers: Option<(usize, usize)>,
+    /// The deep head reads pairs' products (`rookery train --paired`).
+    pub paired: Option<bool>,
     /// Output buckets (1, 2, 4 or 8) and the input layout by name, as `rookery train`'s.
     pub buckets: Option<usize>,
     pub inputs: Option<String>,
@@ -141,6 +143,7 @@ impl TrainRequest {
             positions,
             hidden,
             layers: self.layers,
+            paired: self.paired.unwrap_or(false),
             buckets: self.buckets.unwrap_or(1),
             inputs: self.inputs.clone().unwrap_or_else(|| "plain".into()),
             epochs,

@@ -25,6 +25,8 @@ pub struct Plan {
     /// A deep head's two small layers after the hidden one (`rookery train --layers L1,L2`),
     /// or none for a single output.
     pub layers: Option<(usize, usize)>,
+    /// The deep head reads pairs' products (`rookery train --paired`): only with `layers`.
+    pub paired: bool,
     /// Output buckets, chosen by the number of pieces (`rookery train --buckets`): 1, 2, 4 or 8.
     pub buckets: usize,
     /// The input layout by its name (`rookery train --inputs`): plain, mirror, mirror-kb4 or
@@ -53,6 +55,7 @@ impl Default for Plan {
             positions: 500_000,
             hidden: 32,
             layers: None,
+            paired: false,
             buckets: 1,
             inputs: "plain".into(),
             epochs: 5,
@@ -151,6 +154,9 @@ pub fn check(plan: &Plan) -> Result<(), Error> {
             plan.inputs
         )));
     }
+    if plan.paired && plan.layers.is_none() {
+        return Err(Error::Invalid("paired needs a deep head (layers)".into()));
+    }
     if let Some((l1, l2)) = plan.layers {
         crate::nnue::deep::check_shape(plan.hidden, l1, l2).map_err(|e| {
             Error::Invalid(format!("layers {l1},{l2} with hidden {}: {e}", plan.hidden))
@@ -210,6 +216,7 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
         threads: plan.threads,
         seed: plan.seed,
         head: plan.layers,
+        paired: plan.paired,
         ..Config::default()
     };
     let train_s = samples(&train, &cfg.layout, cfg.wdl);
@@ -229,8 +236,10 @@ pub fn run(plan: &Plan, stop: &AtomicBool, mut on: impl FnMut(Event)) -> Result<
             plan.data.join(" "),
             plan.lr,
             plan.seed,
-            plan.layers
-                .map_or(String::new(), |(l1, l2)| format!(", deep layers {l1},{l2}")),
+            plan.layers.map_or(String::new(), |(l1, l2)| format!(
+                ", deep layers {l1},{l2}{}",
+                if plan.paired { " paired" } else { "" }
+            )),
             if plan.buckets > 1 {
                 format!(", {} output buckets", plan.buckets)
             } else {
@@ -628,6 +637,13 @@ mod tests {
                     ..good.clone()
                 },
                 "layers 12,8",
+            ),
+            (
+                Plan {
+                    paired: true,
+                    ..good.clone()
+                },
+                "paired needs a deep head",
             ),
             (
                 Plan {

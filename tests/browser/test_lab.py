@@ -367,20 +367,20 @@ def test_train_a_net_and_play_it_in_a_tournament(d):
     assert len(d.find_elements(By.CSS_SELECTOR, "#tour-games-list li")) == 2
 
 
-def test_a_net_with_a_deep_head_buckets_and_mirrored_inputs_is_trained_from_the_page(d):
+def test_a_net_with_a_paired_deep_head_buckets_and_mirrored_inputs_is_trained_from_the_page(d):
     tab(d, "train")
     Select(d.find_element(By.ID, "train-set")).select_by_value("gen6-b")
     set_value(d, "train-positions", 20000)
     set_value(d, "train-hidden", 16)
     set_value(d, "train-epochs", 2)
-    Select(d.find_element(By.ID, "train-layers")).select_by_value("8,32")
+    Select(d.find_element(By.ID, "train-layers")).select_by_value("8,32,paired")
     Select(d.find_element(By.ID, "train-inputs")).select_by_value("mirror")
     Select(d.find_element(By.ID, "train-buckets")).select_by_value("2")
     d.find_element(By.ID, "train-start").click()
     wait(d, lambda d: text(d, "train-status").startswith("Done") and text(d, "train-name") != "trained-1", timeout=120)
     assert "2 epochs" in text(d, "train-status"), text(d, "train-status")
     about = text(d, "train-about")
-    assert "x 2 -> 8 -> 32 -> 1 x 2 buckets" in about and "inputs mirror" in about, about
+    assert "x 2 -> 16 paired -> 8 -> 32 -> 1 x 2 buckets" in about and "inputs mirror" in about, about
     Select(d.find_element(By.ID, "train-layers")).select_by_value("")
     Select(d.find_element(By.ID, "train-inputs")).select_by_value("plain")
     Select(d.find_element(By.ID, "train-buckets")).select_by_value("1")

@@ -32,7 +32,11 @@ function trainRequest() {
     if ($(id).value.trim() !== "") body[key] = Math.round(n(id));
   }
   if ($("train-lr").value.trim() !== "") body.lr = n("train-lr");
-  if ($("train-layers").value !== "") body.layers = $("train-layers").value.split(",").map(Number);
+  if ($("train-layers").value !== "") {
+    const [l1, l2, paired] = $("train-layers").value.split(",");
+    body.layers = [Number(l1), Number(l2)];
+    if (paired === "paired") body.paired = true;
+  }
   if ($("train-buckets").value !== "1") body.buckets = Number($("train-buckets").value);
   if ($("train-inputs").value !== "plain") body.inputs = $("train-inputs").value;
   return body;
