@@ -60,7 +60,7 @@ pub struct Deep {
     pub ql1: i32,
     /// Every first-layer weight is within [`NARROW`] either way.
     pub narrow: bool,
-    /// The first layer reads pairs' products ([`Deep::new_paired`]): `N` inputs, not `2N`.
+    /// The first layer reads pairs' products ([`Deep::with_inputs`]): `N` inputs, not `2N`.
     pub paired: bool,
 }
 
@@ -102,29 +102,13 @@ impl Deep {
         Deep::with_inputs(hidden, false, l1, l2, buckets, w1, b1, w2, b2, w3, b3)
     }
 
-    /// [`Deep::new`] for a head whose first layer reads *pairs' products*: each perspective's
-    /// hidden layer of `N` is clipped to `[0, QA]` and its first half multiplied by its second,
-    /// neuron `i` by neuron `i + N / 2`, so the layer has `N` inputs in all (the side to move's
-    /// `N / 2`, then the other side's) instead of `2N`, half the work a position. Quantised as
-    /// `(a * b) >> 9`, `0..=127`, standing for `(a / QA) * (b / QA)`.
+    /// [`Deep::new`], or with `paired` a head whose first layer reads *pairs' products*: each
+    /// perspective's hidden layer of `N` is clipped to `[0, QA]` and its first half multiplied
+    /// by its second, neuron `i` by neuron `i + N / 2`, so the layer has `N` inputs in all (the
+    /// side to move's `N / 2`, then the other side's) instead of `2N`, half the work a position.
+    /// Quantised as `(a * b) >> 9`, `0..=127`, standing for `(a / QA) * (b / QA)`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new_paired(
-        hidden: usize,
-        l1: usize,
-        l2: usize,
-        buckets: usize,
-        w1: Vec<i8>,
-        b1: Vec<f32>,
-        w2: Vec<f32>,
-        b2: Vec<f32>,
-        w3: Vec<f32>,
-        b3: Vec<f32>,
-    ) -> Result<Deep, NetProblem> {
-        Deep::with_inputs(hidden, true, l1, l2, buckets, w1, b1, w2, b2, w3, b3)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn with_inputs(
+    pub fn with_inputs(
         hidden: usize,
         paired: bool,
         l1: usize,

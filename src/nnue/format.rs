@@ -312,12 +312,8 @@ impl Network {
                 }
             }
             let [b1, w2, b2, w3, b3] = floats;
-            let deep = if paired {
-                Deep::new_paired(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?
-            } else {
-                Deep::new(hidden, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?
-            }
-            .with_scale(ql1)?;
+            let deep = Deep::with_inputs(hidden, paired, l1, l2, buckets, w1, b1, w2, b2, w3, b3)?
+                .with_scale(ql1)?;
             let ft_bias = ft_and_out[layout.inputs() * hidden..].to_vec();
             let mut ft_weights = ft_and_out;
             ft_weights.truncate(layout.inputs() * hidden);

@@ -401,12 +401,8 @@ pub(crate) mod tests {
             .collect::<Vec<_>>()
             .into_iter();
         let mut f = || floats.next().unwrap();
-        let deep = if paired {
-            Deep::new_paired(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f())
-        } else {
-            Deep::new(hidden, l1, l2, buckets, w1, f(), f(), f(), f(), f())
-        }
-        .unwrap();
+        let deep = Deep::with_inputs(hidden, paired, l1, l2, buckets, w1, f(), f(), f(), f(), f())
+            .unwrap();
         Network::from_deep_parts(activation, layout, ft_weights, ft_bias, deep, "test".into())
             .unwrap()
     }

@@ -608,11 +608,19 @@ impl FloatNet {
                 }
             }
             let [b1v, w2v, b2v, w3v, b3v] = floats;
-            let head = if self.paired {
-                Deep::new_paired(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
-            } else {
-                Deep::new(h, l1, l2, self.buckets, w1, b1v, w2v, b2v, w3v, b3v)
-            }
+            let head = Deep::with_inputs(
+                h,
+                self.paired,
+                l1,
+                l2,
+                self.buckets,
+                w1,
+                b1v,
+                w2v,
+                b2v,
+                w3v,
+                b3v,
+            )
             .and_then(|d| d.with_scale(ql1))
             .expect("the float net's head is a valid head");
             return Network::from_deep_parts(
