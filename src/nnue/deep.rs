@@ -17,7 +17,8 @@
 //!   which the compiler may not reorder, so the score is the same on every CPU and build.
 
 use super::simd::Kernel;
-use super::{Activation, MAX_HIDDEN, QA, SCALE};
+use super::{Activation, MAX_HIDDEN, SCALE};
+use super::{Input, act};
 use crate::error::NetProblem;
 
 /// The first deep layer's weight scale in the first version-4 files: 1.0 is this. A net file
@@ -280,51 +281,10 @@ impl Deep {
     }
 }
 
-/// What a quantised input to the first deep layer is worth: `clamp(x, 0, QA)^2 >> 9` stands for
-/// `(x / QA)^2` (SCReLU), `clamp(x, 0, QA) >> 1` for `x / QA` (CReLU).
-#[inline]
-pub fn input_scale(activation: Activation) -> f32 {
-    match activation {
-        Activation::SCReLU => 512.0 / (QA * QA) as f32,
-        Activation::CReLU => 2.0 / QA as f32,
-    }
-}
-
-/// The first layer's inputs from a perspective's hidden layer of `N`: each neuron activated
-/// (`N` inputs), or pairs' products (`N / 2`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
-    /// Each neuron by the net's activation, quantised as [`input_scale`] says.
-    Activated(Activation),
-    /// `(clamp(x[i], 0, QA) * clamp(x[i + N / 2], 0, QA)) >> 9` for `i < N / 2`.
-    Paired,
-}
-
-impl Input {
-    /// What one step of a quantised input is worth.
-    #[inline]
-    pub fn scale(self) -> f32 {
-        match self {
-            Input::Activated(a) => input_scale(a),
-            Input::Paired => 512.0 / (QA * QA) as f32,
-        }
-    }
-}
-
 /// The first layer's inputs after a hidden layer of `hidden` neurons (both perspectives).
 #[inline]
 pub fn inputs(hidden: usize, paired: bool) -> usize {
     if paired { hidden } else { 2 * hidden }
-}
-
-/// The activation of the float layers: clipped to `[0, 1]`, squared with SCReLU.
-#[inline(always)]
-pub fn act(activation: Activation, x: f32) -> f32 {
-    let c = x.clamp(0.0, 1.0);
-    match activation {
-        Activation::SCReLU => c * c,
-        Activation::CReLU => c,
-    }
 }
 
 /// Where neuron `j`'s weight from input `i` lies in a bucket's block of first-layer weights in
@@ -346,6 +306,7 @@ mod tests {
     use super::super::simd::portable::activate;
     use super::*;
     use crate::nnue::simd::{Kernel, Simd};
+    use crate::nnue::{QA, input_scale};
 
     /// A seeded xorshift stream: each call a number below its argument.
     fn stream(seed: u64) -> impl FnMut(u64) -> u64 {

@@ -3,7 +3,7 @@
 //!
 //! Reading checks everything, so a file that is not a net, of another version or architecture,
 //! cut short or damaged is an error that names which. Version 5 adds the deep head that reads
-//! pairs' products (`deep::Input::Paired`); version 4 added the deep head (`deep.rs`: two small
+//! pairs' products (`nnue::Input::Paired`); version 4 added the deep head (`deep.rs`: two small
 //! layers after the feature transformer, in place of the output layer), version 3 the input
 //! layout (a mirror flag and the 64-entry king bucket table), version 2 the number of output
 //! buckets. A net is written in the oldest version that holds it (3 without a deep head, 4 with

@@ -96,6 +96,47 @@ impl Activation {
     }
 }
 
+/// What a quantised input to the first deep layer (`deep.rs`) is worth: `clamp(x, 0, QA)^2 >> 9` stands for
+/// `(x / QA)^2` (SCReLU), `clamp(x, 0, QA) >> 1` for `x / QA` (CReLU).
+#[inline]
+pub fn input_scale(activation: Activation) -> f32 {
+    match activation {
+        Activation::SCReLU => 512.0 / (QA * QA) as f32,
+        Activation::CReLU => 2.0 / QA as f32,
+    }
+}
+
+/// The first layer's inputs from a perspective's hidden layer of `N`: each neuron activated
+/// (`N` inputs), or pairs' products (`N / 2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// Each neuron by the net's activation, quantised as [`input_scale`] says.
+    Activated(Activation),
+    /// `(clamp(x[i], 0, QA) * clamp(x[i + N / 2], 0, QA)) >> 9` for `i < N / 2`.
+    Paired,
+}
+
+impl Input {
+    /// What one step of a quantised input is worth.
+    #[inline]
+    pub fn scale(self) -> f32 {
+        match self {
+            Input::Activated(a) => input_scale(a),
+            Input::Paired => 512.0 / (QA * QA) as f32,
+        }
+    }
+}
+
+/// The activation of the float layers: clipped to `[0, 1]`, squared with SCReLU.
+#[inline(always)]
+pub fn act(activation: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match activation {
+        Activation::SCReLU => c * c,
+        Activation::CReLU => c,
+    }
+}
+
 /// The input feature of `piece` on `sq` from `perspective`'s point of view, in the plain layout
 /// (no mirroring, one king bucket); [`Orientation::feature`] is the general form.
 #[inline]

@@ -230,14 +230,14 @@ impl Kernel {
     #[allow(clippy::too_many_arguments)]
     pub fn deep_sums(
         self,
-        input: super::deep::Input,
+        input: super::Input,
         narrow: bool,
         us: &[i16],
         them: &[i16],
         w: &[i8],
         out: &mut [i32],
     ) {
-        use super::deep::Input;
+        use super::Input;
         let (h, l1) = (us.len(), out.len());
         let side_n = if input == Input::Paired { h / 2 } else { h };
         assert!(
@@ -414,7 +414,7 @@ pub(super) mod portable {
     }
 
     /// A perspective's hidden layer `x` as pairs' products, `0..=127`: `out[i]` is
-    /// `(clamp(x[i], 0, QA) * clamp(x[i + x.len() / 2], 0, QA)) >> 9` (`deep::Input::Paired`).
+    /// `(clamp(x[i], 0, QA) * clamp(x[i + x.len() / 2], 0, QA)) >> 9` (`nnue::Input::Paired`).
     #[inline]
     pub fn activate_paired(x: &[i16], out: &mut [u8]) {
         let (a, b) = x.split_at(x.len() / 2);
@@ -428,13 +428,13 @@ pub(super) mod portable {
     /// into a buffer on the stack, then [`l1_sums`].
     #[inline]
     pub fn deep_sums(
-        input: crate::nnue::deep::Input,
+        input: crate::nnue::Input,
         us: &[i16],
         them: &[i16],
         w: &[i8],
         out: &mut [i32],
     ) {
-        use crate::nnue::deep::Input;
+        use crate::nnue::Input;
         let h = us.len();
         let side_n = if input == Input::Paired { h / 2 } else { h };
         let mut inputs = [0u8; 2 * MAX_HIDDEN];
@@ -464,7 +464,7 @@ pub(super) mod portable {
         w3: &[f32],
         l2: usize,
     ) -> ([f32; 8], usize) {
-        use crate::nnue::deep::act;
+        use crate::nnue::act;
         let mut lanes = [0f32; 8];
         let mut k = 0;
         while k + 8 <= l2 {

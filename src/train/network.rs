@@ -16,7 +16,7 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
 /// bucket (`nnue::bucket`). With a deep head (`head`: `L1`, `L2`) the output layers give way
 /// to each bucket's head, `[w1 | b1 | w2 | b2 | w3 | b3]`: `w1` a row of `2N` inputs (`N` when
-/// `paired`: pairs' products, `nnue::deep::Input::Paired`) for each first-layer neuron, `w2` a row of `L2` for each first-layer neuron, `w3` the `L2` output
+/// `paired`: pairs' products, `nnue::Input::Paired`) for each first-layer neuron, `w2` a row of `L2` for each first-layer neuron, `w3` the `L2` output
 /// weights (`nnue::deep` has the quantised net's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {

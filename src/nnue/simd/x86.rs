@@ -245,7 +245,7 @@ pub const PAIRED: u8 = 2;
 /// together at the end. No input is broadcast, and no branch skips zeros (in the nets trained
 /// so far about half the inputs are zero, but they are spread out).
 ///
-/// `MODE` is the input: 0 CReLU, [`SCRELU`], [`PAIRED`] pairs' products (`deep::Input`), each
+/// `MODE` is the input: 0 CReLU, [`SCRELU`], [`PAIRED`] pairs' products (`nnue::Input`), each
 /// value of the first half clamped, times the clamped value half a layer on, shifted by 9: half
 /// as many inputs, so a perspective's half must be a multiple of 32.
 ///
