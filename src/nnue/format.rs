@@ -470,8 +470,8 @@ mod tests {
                 assert!(layout.describe().starts_with(&format!("{name}: mirrored")));
             }
         }
-        // The built-in net is mirrored, so its file is of the version
-        // that records the layout, and it reads back with that layout.
+        // The built-in net is mirrored with a deep head on both whole sides, so its file is of
+        // the version that records the head, and it reads back with that layout and head.
         let default = Network::default_net();
         assert_eq!(*default.layout(), InputLayout::preset("mirror").unwrap());
         assert_eq!(
@@ -479,7 +479,11 @@ mod tests {
             InputLayout::preset("mirror").unwrap()
         );
         assert_eq!(Network::from_bytes(&default.to_bytes()).unwrap(), *default);
-        assert_eq!(u32::from_le_bytes(DEFAULT_NET[4..8].try_into().unwrap()), 3);
+        assert!(default.deep().is_some_and(|d| !d.paired));
+        assert_eq!(
+            u32::from_le_bytes(DEFAULT_NET[4..8].try_into().unwrap()),
+            VERSION_DEEP
+        );
     }
 
     /// A layout no net can have, a file cut short in or after its layout, and one whose table
