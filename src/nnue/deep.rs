@@ -17,8 +17,7 @@
 //!   which the compiler may not reorder, so the score is the same on every CPU and build.
 
 use super::simd::Kernel;
-use super::{Activation, MAX_HIDDEN, SCALE};
-use super::{Input, act};
+use super::{Activation, Input, MAX_HIDDEN, SCALE, act};
 use crate::error::NetProblem;
 
 /// The first deep layer's weight scale in the first version-4 files: 1.0 is this. A net file

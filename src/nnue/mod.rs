@@ -96,8 +96,8 @@ impl Activation {
     }
 }
 
-/// What a quantised input to the first deep layer (`deep.rs`) is worth: `clamp(x, 0, QA)^2 >> 9` stands for
-/// `(x / QA)^2` (SCReLU), `clamp(x, 0, QA) >> 1` for `x / QA` (CReLU).
+/// What a quantised input to the first deep layer (`deep.rs`) is worth: `clamp(x, 0, QA)^2 >> 9`
+/// stands for `(x / QA)^2` (SCReLU), `clamp(x, 0, QA) >> 1` for `x / QA` (CReLU).
 #[inline]
 pub fn input_scale(activation: Activation) -> f32 {
     match activation {
