@@ -520,6 +520,7 @@ impl Worker {
                 // hid Qg6 until depth 16).
                 && !(depth <= r && mates_in_one(&child))
             {
+                shared.tt.prefetch(child.hash);
                 self.stack[ply].mv = None;
                 self.stack[ply].piece_to = None;
                 self.hashes.push(child.hash);
@@ -695,7 +696,7 @@ impl Worker {
                 }
             }
 
-            let child = b.play(m);
+            let child = b.play_with(m, |key| shared.tt.prefetch(key));
             let gives_check = child.pos.is_check();
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
@@ -961,7 +962,7 @@ impl Worker {
                     continue;
                 }
             }
-            let child = b.play(m);
+            let child = b.play_with(m, |key| shared.tt.prefetch(key));
             self.hashes.push(child.hash);
             let v = -self.qsearch::<PV>(shared, &child, -beta, -alpha, ply + 1);
             self.hashes.pop();
