@@ -85,6 +85,106 @@ pub fn try_vec<T>(what: &str, n: usize, fill: impl FnMut() -> T) -> Result<Vec<T
     Ok(v)
 }
 
+/// A type whose all-zero bytes are a valid value (integers, atomics, structs of them), so that a
+/// [`ZeroedTable`] of it can start as zeroed memory.
+///
+/// # Safety
+/// Every field of the type, recursively, must be valid with all its bytes zero.
+pub unsafe trait ZeroValid {}
+
+/// Huge pages are 2 MiB on x86-64 Linux, the size the kernel's transparent huge pages use.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// A fixed-size table of `T`s that starts zeroed: the search's hash table. Its memory is its
+/// own allocation, aligned to a huge page when it is at least that large, and on Linux the
+/// kernel is asked to back it with huge pages (`madvise(MADV_HUGEPAGE)`, which the common
+/// "madvise" setting of transparent huge pages needs) before it is first written. A probe of a
+/// large table lands on a random page each time: with 4 KiB pages nearly every one also misses
+/// the processor's address cache (TLB), with 2 MiB pages far fewer do. Where huge pages are
+/// off or refused it is ordinary memory, and nothing else changes.
+pub struct ZeroedTable<T: ZeroValid> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+}
+
+// SAFETY: the table owns its elements as a `Vec` would.
+unsafe impl<T: ZeroValid + Send> Send for ZeroedTable<T> {}
+// SAFETY: shared access hands out only `&T`.
+unsafe impl<T: ZeroValid + Sync> Sync for ZeroedTable<T> {}
+
+impl<T: ZeroValid> ZeroedTable<T> {
+    /// `n` zeroed `T`s, or an error naming `what` when the memory cannot be allocated.
+    pub fn try_new(what: &str, n: usize) -> Result<ZeroedTable<T>, Error> {
+        let layout = Self::layout(n)
+            .ok_or_else(|| Error::Memory(format!("{what} cannot be allocated: too large")))?;
+        if layout.size() == 0 {
+            return Ok(ZeroedTable {
+                ptr: std::ptr::NonNull::dangling(),
+                len: n,
+            });
+        }
+        // SAFETY: the layout's size is not zero.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let ptr = std::ptr::NonNull::new(raw.cast::<T>())
+            .ok_or_else(|| Error::Memory(format!("{what} cannot be allocated")))?;
+        #[cfg(target_os = "linux")]
+        if layout.align() == HUGE_PAGE {
+            // SAFETY: the range is the allocation just made, not yet written; the advice only
+            // changes how the kernel backs it, and a refusal leaves it as it was.
+            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
+        // SAFETY: the allocation holds `n` `T`s, and zero bytes are a valid `T` (`ZeroValid`).
+        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, n) };
+        Ok(ZeroedTable { ptr, len: n })
+    }
+
+    /// The allocation's layout: aligned to a huge page from a huge page's size on, to a cache
+    /// line (at least) below it.
+    fn layout(n: usize) -> Option<std::alloc::Layout> {
+        let size = n.checked_mul(std::mem::size_of::<T>())?;
+        let align = if size >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<T>().max(64)
+        };
+        std::alloc::Layout::from_size_align(size, align).ok()
+    }
+}
+
+impl<T: ZeroValid> std::ops::Deref for ZeroedTable<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` holds `len` initialised `T`s (or is dangling with a size of zero).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: ZeroValid> std::ops::DerefMut for ZeroedTable<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: ZeroValid> Drop for ZeroedTable<T> {
+    fn drop(&mut self) {
+        let layout = Self::layout(self.len).expect("the layout it was made with");
+        if layout.size() == 0 {
+            return;
+        }
+        // SAFETY: the elements are dropped in place once, then their memory is freed with the
+        // layout it was allocated with.
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                self.len,
+            ));
+            std::alloc::dealloc(self.ptr.as_ptr().cast(), layout);
+        }
+    }
+}
+
 /// Reads a whole file of at most `max` bytes, for files named in options and on command lines
 /// (a net, an opening book) whose reading must neither hang nor abort: the path must be a
 /// regular file, so a FIFO (whose opening would wait for a writer) or a device such as
@@ -343,6 +443,35 @@ fn address_space_room() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, Default, PartialEq)]
+    struct Pair(u64, u32);
+    // SAFETY: two integers.
+    unsafe impl ZeroValid for Pair {}
+
+    #[test]
+    fn a_zeroed_table_starts_zeroed_keeps_what_is_written_and_aligns_large_ones_to_huge_pages() {
+        for n in [0, 1, 1000, (HUGE_PAGE / 16) * 3 + 5] {
+            let mut t = ZeroedTable::<Pair>::try_new("a test table", n).unwrap();
+            assert_eq!(t.len(), n);
+            assert!(t.iter().all(|p| *p == Pair::default()));
+            if n > 1 {
+                t[n - 1] = Pair(7, 9);
+                t[0].0 = 3;
+                assert_eq!((&t[0], &t[n - 1]), (&Pair(3, 0), &Pair(7, 9)));
+                assert!(t[1..n - 1].iter().all(|p| *p == Pair::default()));
+            }
+            let bytes = n * std::mem::size_of::<Pair>();
+            let align = t.as_ptr() as usize;
+            if bytes >= HUGE_PAGE {
+                assert_eq!(align % HUGE_PAGE, 0, "{n} pairs");
+            } else if n > 0 {
+                assert_eq!(align % 64, 0, "{n} pairs");
+            }
+        }
+        let too_many = ZeroedTable::<Pair>::try_new("a table of too many pairs", usize::MAX / 8);
+        assert!(too_many.is_err_and(|e| e.to_string().contains("a table of too many pairs")));
+    }
 
     #[test]
     fn read_file_takes_files_and_refuses_the_rest_without_opening_them() {

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use shakmaty::{Move, MoveList};
 
 use crate::core::Bound;
-use crate::core::memory::try_vec;
+use crate::core::memory::{ZeroValid, ZeroedTable};
 use crate::core::moves::encode_move;
 use crate::error::Error;
 
@@ -37,6 +37,9 @@ struct Slot {
 }
 
 const _: () = assert!(std::mem::size_of::<Slot>() == 16, "a slot is two words");
+
+// SAFETY: a slot is two atomic words, and zero is a valid atomic word (an empty slot).
+unsafe impl ZeroValid for Slot {}
 
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,7 +80,7 @@ impl TtEntry {
 }
 
 pub struct Tt {
-    slots: Vec<Slot>,
+    slots: ZeroedTable<Slot>,
     /// Searches since the table was made or emptied.
     generation: AtomicU64,
 }
@@ -93,7 +96,7 @@ impl Tt {
     pub fn try_new(mb: usize) -> Result<Tt, Error> {
         let n = (mb.saturating_mul(1024 * 1024) / std::mem::size_of::<Slot>()).max(1);
         Ok(Tt {
-            slots: try_vec(&format!("a hash table of {mb} MB"), n, Slot::default)?,
+            slots: ZeroedTable::try_new(&format!("a hash table of {mb} MB"), n)?,
             generation: AtomicU64::new(0),
         })
     }
@@ -101,7 +104,8 @@ impl Tt {
     /// A table of about `mb` megabytes; one slot when that much cannot be allocated.
     pub fn new(mb: usize) -> Tt {
         Tt::try_new(mb).unwrap_or_else(|_| Tt {
-            slots: vec![Slot::default()],
+            slots: ZeroedTable::try_new("a hash table of one slot", 1)
+                .expect("one slot can be allocated"),
             generation: AtomicU64::new(0),
         })
     }
@@ -141,7 +145,7 @@ impl Tt {
     /// pass. Safe during a search: an entry written meanwhile is left alone (compare-exchange),
     /// or at worst lost to a torn write, as entries of racing threads may be.
     pub fn age(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             let data = s.data.load(Ordering::Relaxed);
             let generation = (data >> 58) & 63;
             // The current generation is read anew for each entry: searches may start meanwhile.
@@ -161,7 +165,7 @@ impl Tt {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots.iter() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
