@@ -85,6 +85,20 @@ pub fn try_vec<T>(what: &str, n: usize, fill: impl FnMut() -> T) -> Result<Vec<T
     Ok(v)
 }
 
+/// Asks the CPU to bring the cache line at `p` into its caches, for a read soon after. It reads
+/// no value and cannot fault, whatever `p` is; on CPUs without the instruction it does nothing.
+#[inline(always)]
+pub fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing the program sees and never faults.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// A type whose all-zero bytes are a valid value (integers, atomics, structs of them), so that a
 /// [`ZeroedTable`] of it can start as zeroed memory.
 ///

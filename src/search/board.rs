@@ -90,14 +90,15 @@ impl SearchBoard {
 
     /// The position after the legal move `m`.
     pub fn play(&self, m: Move) -> SearchBoard {
-        self.play_with(m, |_| ())
+        self.play_with(m, |_, _| ())
     }
 
-    /// `play`, which hands `early` the new position's hash as soon as the pieces' part of it is
-    /// known, before the move is made on the board: the search asks the CPU to fetch the table's
-    /// slot for it while the rest of the move is done. The key handed over leaves out a change
-    /// of castling rights or of the en passant square, which few moves make.
-    pub fn play_with(&self, m: Move, early: impl FnOnce(u64)) -> SearchBoard {
+    /// `play`, which hands `early` the new position's hash and part keys as soon as they are
+    /// known from the pieces, before the move is made on the board: the search asks the CPU to
+    /// fetch the hash table's slot and the correction histories' entries for them while the
+    /// rest of the move is done. The hash handed over leaves out a change of castling rights or
+    /// of the en passant square, which few moves make.
+    pub fn play_with(&self, m: Move, early: impl FnOnce(u64, [u64; 3])) -> SearchBoard {
         let us = self.pos.turn();
         let them = !us;
         let mut hash = self.hash ^ self.ep_key;
@@ -207,7 +208,7 @@ impl SearchBoard {
             }
             Move::Put { .. } => unreachable!("no drops in standard chess"),
         }
-        early(hash ^ Zobrist64::zobrist_for_white_turn().0);
+        early(hash ^ Zobrist64::zobrist_for_white_turn().0, part_keys);
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
         // Castling rights change seldom: their keys only when they do.

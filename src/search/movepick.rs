@@ -119,6 +119,15 @@ impl Histories {
         sum / 16
     }
 
+    /// Asks the CPU for the entries `correction` will read for a position with these keys.
+    #[inline]
+    pub fn prefetch_correction(&self, side: Color, keys: CorrectionKeys) {
+        let s = side as usize;
+        crate::core::memory::prefetch(&self.pawn_correction[s][keys.pawns]);
+        crate::core::memory::prefetch(&self.piece_correction[s][0][keys.pieces[0]]);
+        crate::core::memory::prefetch(&self.piece_correction[s][1][keys.pieces[1]]);
+    }
+
     /// The search found `diff` centipawns more than the corrected static evaluation, `depth`
     /// deep: move the corrections toward it, deeper results more.
     pub fn update_correction(&mut self, side: Color, keys: CorrectionKeys, diff: i32, depth: i32) {

@@ -174,18 +174,10 @@ impl Tt {
 
     /// Asks the CPU to bring `key`'s slot into its cache, so that a probe of it soon after
     /// (the child node's, once a move is made) finds it there instead of waiting on memory.
-    /// It changes nothing the search sees; on CPUs without the instruction it does nothing.
+    /// It changes nothing the search sees.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot = self.slots.as_ptr().wrapping_add(self.index(key));
-            // SAFETY: a prefetch reads no value and cannot fault, and the address is a slot's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::core::memory::prefetch(self.slots.as_ptr().wrapping_add(self.index(key)));
     }
 
     pub fn probe(&self, key: u64) -> Option<TtEntry> {

@@ -696,7 +696,11 @@ impl Worker {
                 }
             }
 
-            let child = b.play_with(m, |key| shared.tt.prefetch(key));
+            let child = b.play_with(m, |key, parts| {
+                shared.tt.prefetch(key);
+                self.hist
+                    .prefetch_correction(!b.turn(), CorrectionKeys::of(parts));
+            });
             let gives_check = child.pos.is_check();
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
@@ -962,7 +966,11 @@ impl Worker {
                     continue;
                 }
             }
-            let child = b.play_with(m, |key| shared.tt.prefetch(key));
+            let child = b.play_with(m, |key, parts| {
+                shared.tt.prefetch(key);
+                self.hist
+                    .prefetch_correction(!b.turn(), CorrectionKeys::of(parts));
+            });
             self.hashes.push(child.hash);
             let v = -self.qsearch::<PV>(shared, &child, -beta, -alpha, ply + 1);
             self.hashes.pop();
