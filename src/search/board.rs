@@ -459,6 +459,31 @@ mod tests {
         }
     }
 
+    /// What `play_with` hands over early, the prefetches' targets: the part keys always, and
+    /// the hash whenever the move changes neither the castling rights nor the en passant key.
+    #[test]
+    fn the_early_keys_are_the_new_positions_own() {
+        let (mut moves, mut exact) = (0, 0);
+        for (_, pos) in crate::search::test_positions::near_perft_suites("", 1, 0) {
+            let b = SearchBoard::new(pos);
+            for &m in b.pos.legal_moves().iter() {
+                let mut early = None;
+                let child = b.play_with(m, |key, parts| early = Some((key, parts)));
+                let (key, parts) = early.expect("handed over once");
+                assert_eq!(parts, child.part_keys, "{m:?}");
+                let same_rights =
+                    child.pos.castles().castling_rights() == b.pos.castles().castling_rights();
+                if same_rights && child.ep_key == 0 {
+                    assert_eq!(key, child.hash, "{m:?}");
+                    exact += 1;
+                }
+                moves += 1;
+            }
+        }
+        // The perft suites are thick with castling rights and en passant; games far less so.
+        assert!(moves > 1_000 && exact * 2 > moves, "{exact} of {moves}");
+    }
+
     #[test]
     fn incremental_state_matches_full_on_perft_trees() {
         let fens = [
