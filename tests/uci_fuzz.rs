@@ -39,7 +39,7 @@ const ISREADY_DEADLINE: Duration = Duration::from_secs(3);
 /// over and the engine must zero before it is ready. On a virtual machine that gives freed
 /// memory back to its host, half a gigabyte in huge pages has taken over a second idle and more
 /// under load (2026-12-06); a hang still shows.
-const RESIZE_DEADLINE: Duration = Duration::from_secs(10);
+const RESIZE_DEADLINE: Duration = ANSWER_DEADLINE;
 /// The longest any expected answer may take (a bestmove after `stop`, the end of a round).
 const ANSWER_DEADLINE: Duration = Duration::from_secs(10);
 

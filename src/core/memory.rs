@@ -8,9 +8,7 @@
 //! apart from reclaimable file cache) and its own address-space limit (`ulimit -v`, `prlimit
 //! --as`, less the address space it already maps). The first two matter most: with overcommit the
 //! allocation itself succeeds and the process is killed later, when the table is touched. The
-//! third makes the allocation fail, which `try_vec` turns into an error too.
-
-use std::collections::TryReserveError;
+//! third makes the allocation fail, which `ZeroedTable::try_new` turns into an error too.
 
 use crate::error::Error;
 
@@ -73,16 +71,6 @@ pub fn check_against(what: &str, bytes: u64, freed: u64, room: Room) -> Result<(
         can.saturating_sub(HEADROOM) / MB,
         room.limit
     )))
-}
-
-/// A vector of `n` elements made by `fill`, or an error naming `what` when the memory cannot be
-/// had (where the allocator says so: an address-space limit; see `check` for the rest).
-pub fn try_vec<T>(what: &str, n: usize, fill: impl FnMut() -> T) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|e: TryReserveError| Error::Memory(format!("{what} cannot be allocated: {e}")))?;
-    v.resize_with(n, fill);
-    Ok(v)
 }
 
 /// Asks the CPU to bring the cache line at `p` into its caches, for a read soon after. It reads
@@ -599,12 +587,5 @@ mod tests {
         assert!(room.bytes > 0);
         assert!(check("a table of a petabyte", 1 << 50, 0).is_err());
         assert!(check("a table of a megabyte", MB, 0).is_ok());
-    }
-
-    #[test]
-    fn an_impossible_vector_is_an_error() {
-        let e = try_vec::<u64>("a huge table", usize::MAX / 4, || 0).unwrap_err();
-        assert!(e.to_string().contains("a huge table"), "{e}");
-        assert_eq!(try_vec("a small one", 3, || 7u8).unwrap(), vec![7, 7, 7]);
     }
 }

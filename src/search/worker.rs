@@ -279,6 +279,17 @@ impl Worker {
             .clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 
+    /// The position after `m`, with the child's hash-table slot and correction entries asked
+    /// of the CPU before the move is made on the board (`SearchBoard::play_with`).
+    #[inline]
+    fn play(&self, shared: &Shared, b: &SearchBoard, m: Move) -> SearchBoard {
+        b.play_with(m, |key, parts| {
+            shared.tt.prefetch(key);
+            self.hist
+                .prefetch_correction(!b.turn(), CorrectionKeys::of(parts));
+        })
+    }
+
     /// The static evaluation corrected by the correction histories (step 6), kept clear of the
     /// tablebase and mate range; `-INFINITY` stays as it is (in check).
     fn corrected(&self, b: &SearchBoard, raw_eval: i32, keys: CorrectionKeys) -> i32 {
@@ -696,11 +707,7 @@ impl Worker {
                 }
             }
 
-            let child = b.play_with(m, |key, parts| {
-                shared.tt.prefetch(key);
-                self.hist
-                    .prefetch_correction(!b.turn(), CorrectionKeys::of(parts));
-            });
+            let child = self.play(shared, b, m);
             let gives_check = child.pos.is_check();
             self.stack[ply].mv = Some(m);
             self.stack[ply].piece_to = Some(piece_to(side, m));
@@ -966,11 +973,7 @@ impl Worker {
                     continue;
                 }
             }
-            let child = b.play_with(m, |key, parts| {
-                shared.tt.prefetch(key);
-                self.hist
-                    .prefetch_correction(!b.turn(), CorrectionKeys::of(parts));
-            });
+            let child = self.play(shared, b, m);
             self.hashes.push(child.hash);
             let v = -self.qsearch::<PV>(shared, &child, -beta, -alpha, ply + 1);
             self.hashes.pop();
