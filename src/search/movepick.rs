@@ -319,6 +319,17 @@ pub struct Picker<'b> {
     pub last_score: i32,
 }
 
+/// Copies the moves of `from` into the empty list `to`. A `MoveList` has room for 270 moves
+/// and a move of one copies all of that room; this copies only the moves there are, so a list
+/// shakmaty returns is put where it stays for the price of its length.
+#[inline]
+pub fn fill(to: &mut MoveList, from: &MoveList) {
+    debug_assert!(to.is_empty());
+    // Two lists of the same capacity: the moves always fit.
+    let fitted = to.try_extend_from_slice(from);
+    debug_assert!(fitted.is_ok());
+}
+
 /// Bits of a sort key below the score: the move's index, so that keys are unique and equal
 /// scores keep their generation order.
 const KEY_INDEX_BITS: u32 = 8;
@@ -352,7 +363,7 @@ impl<'b> Picker<'b> {
     /// quiet ones.
     fn generate(&mut self, hist: &Histories) {
         self.generated = true;
-        self.moves = self.board.pos.legal_moves();
+        fill(&mut self.moves, &self.board.pos.legal_moves());
         if let Some(tt) = self.tt_move
             && let Some(i) = self.moves.iter().position(|&m| m == tt)
         {
@@ -491,30 +502,39 @@ impl<'b> Picker<'b> {
     }
 }
 
+/// One score a move for the quiescence search's picker, kept by the caller beside its move
+/// list: neither is then copied when the picker is made (a list moves with all its room).
+pub type NoisyScores = ArrayVec<i32, 256>;
+
 /// Captures and promotions for quiescence: the hash move, then the most valuable
 /// victim first.
 pub struct NoisyPicker<'m> {
     moves: &'m mut MoveList,
-    scores: ArrayVec<i32, 256>,
+    scores: &'m mut NoisyScores,
     next: usize,
 }
 
 impl<'m> NoisyPicker<'m> {
-    /// Orders `moves` in place as it hands them out.
-    pub fn new(moves: &'m mut MoveList, tt_move: Option<Move>) -> NoisyPicker<'m> {
-        let mut picker = NoisyPicker {
-            moves,
-            scores: ArrayVec::new(),
-            next: 0,
-        };
-        for &m in picker.moves.iter() {
-            picker.scores.push(if Some(m) == tt_move {
+    /// Orders `moves` in place as it hands them out, scoring them into `scores` (emptied
+    /// first).
+    pub fn new(
+        moves: &'m mut MoveList,
+        scores: &'m mut NoisyScores,
+        tt_move: Option<Move>,
+    ) -> NoisyPicker<'m> {
+        scores.clear();
+        for &m in moves.iter() {
+            scores.push(if Some(m) == tt_move {
                 TT_BAND
             } else {
                 capture_key(m)
             });
         }
-        picker
+        NoisyPicker {
+            moves,
+            scores,
+            next: 0,
+        }
     }
 }
 
@@ -539,6 +559,21 @@ mod tests {
     use super::*;
     use crate::core::game::{parse_fen, uci};
     use shakmaty::Position;
+
+    #[test]
+    fn fill_copies_every_move_in_order_and_only_them() {
+        // The most legal moves a position has (218), and a list of one.
+        for fen in [
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            "7k/8/8/8/8/8/8/K5R1 b - - 0 1",
+        ] {
+            let from = parse_fen(fen).unwrap().legal_moves();
+            let mut to = MoveList::new();
+            fill(&mut to, &from);
+            assert_eq!(to.as_slice(), from.as_slice(), "{fen}");
+            assert!(matches!(from.len(), 1 | 218), "{fen}");
+        }
+    }
 
     #[test]
     fn picker_yields_every_legal_move_once_in_stage_order() {

@@ -15,7 +15,8 @@ use shakmaty::{Move, MoveList, Position};
 
 use super::board::{SearchBoard, gives_check, mates_in_one};
 use super::movepick::{
-    Context, CorrectionKeys, Histories, NoisyPicker, Picker, Stage, is_noisy, piece_to,
+    Context, CorrectionKeys, Histories, NoisyPicker, NoisyScores, Picker, Stage, fill, is_noisy,
+    piece_to,
 };
 use super::noisy::noisy_moves_not_in_check;
 use super::see::{see_ge, see_value};
@@ -927,15 +928,14 @@ impl Worker {
         // In check, every evasion (none: mated). Otherwise stand pat first, and only then
         // generate the captures and queen promotions: most nodes here stop at the stand pat, so
         // they never generate a move (a stalemate is not seen here, as in most engines).
-        let evasions = if in_check {
-            let moves = b.pos.legal_moves();
-            if moves.is_empty() {
+        // The list is filled where it stays: moving a `MoveList` copies its whole capacity.
+        let mut candidates = MoveList::new();
+        if in_check {
+            fill(&mut candidates, &b.pos.legal_moves());
+            if candidates.is_empty() {
                 return mated_in(ply as u32);
             }
-            Some(moves)
-        } else {
-            None
-        };
+        }
         let raw_eval = if in_check {
             -INFINITY
         } else {
@@ -950,13 +950,12 @@ impl Worker {
             }
             alpha = alpha.max(best);
         }
-        let mut candidates = MoveList::new();
-        match evasions {
-            Some(moves) => candidates = moves,
-            None => noisy_moves_not_in_check(&b.pos, &mut candidates),
+        if !in_check {
+            noisy_moves_not_in_check(&b.pos, &mut candidates);
         }
         let tt_move = tte.and_then(|e| e.best_move(&candidates));
-        let picker = NoisyPicker::new(&mut candidates, tt_move);
+        let mut scores = NoisyScores::new();
+        let picker = NoisyPicker::new(&mut candidates, &mut scores, tt_move);
         let mut best_move = None;
         let original_alpha = alpha;
         for m in picker {
