@@ -763,6 +763,15 @@ fn a_net_with_a_deep_head_trains_loads_and_plays() {
         "{}",
         loaded.provenance
     );
+    // The first deep layer's scale was chosen on the validation positions and is named.
+    let ql1 = loaded.deep().unwrap().ql1;
+    assert!(
+        loaded.provenance.contains(&format!(
+            "first deep layer scale: {ql1}, chosen on the validation positions"
+        )),
+        "{}",
+        loaded.provenance
+    );
     let ckpt = format!("{net}.ckpt");
     for (more, says) in [
         (

@@ -340,11 +340,11 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             t0.elapsed().as_secs_f64()
         );
         std::fs::write(&ckpt, trainer.to_bytes()).map_err(|e| Error::io(&ckpt, e))?;
-        write_outputs(&args, &cfg, &trainer, &command, train_s.len())?;
+        write_outputs(&args, &cfg, &trainer, &command, train_s.len(), &val_r)?;
     }
     if trainer.epoch == start_epoch {
         // Nothing left to train (a resumed run that had finished): the outputs are written anew.
-        write_outputs(&args, &cfg, &trainer, &command, train_s.len())?;
+        write_outputs(&args, &cfg, &trainer, &command, train_s.len(), &val_r)?;
     }
     println!(
         "{}: {} (validation loss {:.6}); checkpoint {ckpt}",
@@ -362,10 +362,24 @@ fn write_outputs(
     t: &Trainer,
     command: &str,
     positions: usize,
+    val: &[crate::data::Record],
 ) -> Result<(), Error> {
+    // A deep head's first layer at the scale whose quantised net fits the validation positions
+    // best; without validation positions, the one that loses least to rounding and clipping.
+    let scale = train::best_deep_scale(&t.net, val, cfg.wdl, cfg.threads);
+    let ql1 = match scale {
+        Some((q, fit)) => {
+            eprintln!(
+                "the deep head's first layer at scale {q}: quantised validation loss {:.6}",
+                fit.loss
+            );
+            format!("first deep layer scale: {q}, chosen on the validation positions\n")
+        }
+        None => String::new(),
+    };
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}{}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n",
+         epochs: {}\nhidden: {}{}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n{ql1}",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),
@@ -393,7 +407,10 @@ fn write_outputs(
         },
         t.history.last().map_or(0.0, |h| h.1),
     );
-    let net = t.net.quantise(provenance);
+    let net = match scale {
+        Some((q, _)) => t.net.quantise_at(provenance, q),
+        None => t.net.quantise(provenance),
+    };
     std::fs::write(&args.out, net.to_bytes()).map_err(|e| Error::io(&args.out, e))?;
     let csv = format!("{}.loss.csv", args.out);
     let mut text = Vec::new();

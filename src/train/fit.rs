@@ -1,6 +1,7 @@
 //! A quantised net's fit to labelled positions, as the search reads it: the loss `rookery train`
 //! reports and the mean distance from the search's scores.
 
+use super::network::{FloatNet, deep_scales};
 use super::sample::{EVAL_SCALE, sigmoid, target};
 use super::sum_in_parts;
 use crate::data::Record;
@@ -45,4 +46,27 @@ pub fn fit(net: &Network, records: &[Record], wdl: f32, threads: usize) -> Fit {
         loss: loss / n,
         mean_abs_cp: abs / n,
     }
+}
+
+/// The scale of a deep head's first layer (one of [`deep_scales`]) at which the quantised
+/// `net` fits `records` best, with that fit; `None` for a net without a head or no records.
+/// Rounding to a finer grid and clipping more of the largest weights pull against each other,
+/// and what decides is the loss the search's net would have, not a proxy on the weights.
+pub fn best_deep_scale(
+    net: &FloatNet,
+    records: &[Record],
+    wdl: f32,
+    threads: usize,
+) -> Option<(i32, Fit)> {
+    if net.head.is_none() || records.is_empty() {
+        return None;
+    }
+    deep_scales()
+        .map(|q| {
+            (
+                q,
+                fit(&net.quantise_at(String::new(), q), records, wdl, threads),
+            )
+        })
+        .min_by(|a, b| a.1.loss.total_cmp(&b.1.loss))
 }

@@ -36,9 +36,9 @@ mod sample;
 mod trainer;
 mod validation;
 
-pub use fit::{Fit, fit};
+pub use fit::{Fit, best_deep_scale, fit};
 pub use load::{load_all, load_filtered};
-pub use network::{FloatNet, WEIGHT_CLIP};
+pub use network::{FloatNet, WEIGHT_CLIP, deep_scales, narrow_scale};
 pub use plot::{loss_csv, loss_svg};
 pub use sample::{EVAL_SCALE, Sample, features, other_side, plain_features, samples, target};
 pub use trainer::{Budget, Config, EpochEnd, Progress, Trainer};

@@ -6,8 +6,38 @@ use crate::core::Rng;
 use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, NARROW, QL1_RANGE};
 use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
-/// At most one first-layer weight in this many may be clipped to make a deep head narrow.
-pub const DEEP_OUTLIERS: usize = 10_000;
+/// The scale, a power of two in [`QL1_RANGE`], at which a deep head's first-layer weights lose
+/// the least when each is rounded to the 8-bit grid and clipped to [`NARROW`] either way: the
+/// sum of the squared differences, clipped weights included. A finer scale rounds closer and
+/// clips more; a handful of large weights no longer coarsens the grid for all the others.
+pub fn narrow_scale(weights: &[f32]) -> i32 {
+    let narrow = f32::from(NARROW);
+    let loss = |q: i32| -> f64 {
+        let k = q as f32;
+        weights
+            .iter()
+            .map(|&w| {
+                let d = w - (w * k).round().clamp(-narrow, narrow) / k;
+                f64::from(d) * f64::from(d)
+            })
+            .sum()
+    };
+    let mut best = (f64::INFINITY, *QL1_RANGE.start());
+    for q in deep_scales() {
+        let l = loss(q);
+        if l <= best.0 {
+            best = (l, q);
+        }
+    }
+    best.1
+}
+
+/// The scales a deep head's first layer may be written at: the powers of two in [`QL1_RANGE`].
+pub fn deep_scales() -> impl Iterator<Item = i32> {
+    (0..)
+        .map(|i| QL1_RANGE.start() << i)
+        .take_while(|q| QL1_RANGE.contains(q))
+}
 
 /// Weights stay within this, so that the quantised values fit.
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -566,8 +596,14 @@ impl FloatNet {
         }
     }
 
-    /// The quantised net for the search.
+    /// The quantised net for the search, a deep head's first layer at [`narrow_scale`].
     pub fn quantise(&self, provenance: String) -> Network {
+        self.quantise_at(provenance, self.first_deep_scale())
+    }
+
+    /// The quantised net with a deep head's first layer at the scale `ql1` (a power of two in
+    /// [`QL1_RANGE`], its weights clipped to [`NARROW`]); a net without a head ignores it.
+    pub fn quantise_at(&self, provenance: String, ql1: i32) -> Network {
         let (b1, w2, b2) = self.offsets();
         let q = |x: f32, k: i32| (x * k as f32).round().clamp(-32767.0, 32767.0) as i16;
         // The shared rows added into each bucket's, kept within the clip as trained weights are.
@@ -587,7 +623,7 @@ impl FloatNet {
         if let Some((l1, l2)) = self.head {
             let n = deep::inputs(h, self.paired);
             let sizes = FloatNet::head_sizes(h, l1, l2, self.paired);
-            let (ql1, clip) = self.first_deep_scale();
+            let clip = f32::from(NARROW);
             let mut w1 = vec![0i8; sizes[0] * self.buckets];
             let mut floats: [Vec<f32>; 5] = Default::default();
             for (b, bucket) in self.params[w2..]
@@ -648,36 +684,20 @@ impl FloatNet {
         .expect("the float net's shape is a valid net")
     }
 
-    /// The scale of a deep head's 8-bit first layer and the largest weight it keeps: the finest
-    /// scale (the largest power of two) at which all but one weight in [`DEEP_OUTLIERS`] fits
-    /// within [`NARROW`], those few then clipped to it, so the search's faster loop takes the
-    /// head and the rest keep the most precision; the coarsest scale, weights clipped at 127,
-    /// if even that does not.
-    fn first_deep_scale(&self) -> (i32, f32) {
+    /// The scale of a deep head's 8-bit first layer by [`narrow_scale`] (the smallest of
+    /// [`QL1_RANGE`] without a head, where nothing reads it).
+    fn first_deep_scale(&self) -> i32 {
         let Some((l1, l2)) = self.head else {
-            return (*QL1_RANGE.start(), 127.0);
+            return *QL1_RANGE.start();
         };
         let n1 = FloatNet::head_sizes(self.hidden, l1, l2, self.paired)[0];
         let (_, w2, _) = self.offsets();
         let weights: Vec<f32> = self.params[w2..]
             .chunks_exact(self.bucket_len())
             .flat_map(|bucket| &bucket[..n1])
-            .map(|w| w.abs())
+            .copied()
             .collect();
-        let allowed = weights.len() / DEEP_OUTLIERS;
-        let narrow = f32::from(NARROW);
-        let mut ql1 = *QL1_RANGE.end();
-        while ql1 >= *QL1_RANGE.start() {
-            let beyond = weights
-                .iter()
-                .filter(|&&w| (w * ql1 as f32).round() > narrow)
-                .count();
-            if beyond <= allowed {
-                return (ql1, narrow);
-            }
-            ql1 /= 2;
-        }
-        (*QL1_RANGE.start(), 127.0)
+        narrow_scale(&weights)
     }
 
     /// The score in centipawns, as the float net computes it.
@@ -778,6 +798,39 @@ mod tests {
     use crate::data::Record;
     use crate::train::sample::samples;
     use crate::train::sample::tests::{material, records};
+
+    /// The scale rounds the weights closest, clipping counted: a few large weights no longer
+    /// force a coarse grid on the many small ones when clipping them costs less, and they do
+    /// when it costs more.
+    #[test]
+    fn the_narrow_scale_loses_the_least_to_rounding_and_clipping() {
+        let lost = |w: &[f32], q: i32| -> f64 {
+            w.iter()
+                .map(|&x| {
+                    let d = x - (x * q as f32).round().clamp(-64.0, 64.0) / q as f32;
+                    f64::from(d * d)
+                })
+                .sum()
+        };
+        let mut small: Vec<f32> = (0..20_000)
+            .map(|i| ((i % 201) as f32 - 100.0) / 1000.0)
+            .collect();
+        let q = narrow_scale(&small);
+        for other in deep_scales() {
+            assert!(
+                lost(&small, q) <= lost(&small, other),
+                "{q} against {other}"
+            );
+        }
+        // All within 0.1: nothing is clipped until 64 / q < 0.1, so the finest such scale.
+        assert_eq!(q, 512);
+        // Three of 0.15 among them: clipping them to 0.125 costs less than a coarser grid.
+        small.extend([0.15, -0.15, 0.15]);
+        assert_eq!(narrow_scale(&small), 512);
+        // Many of 1.5: clipping them costs more, so the grid is coarse enough to hold them.
+        small.extend(std::iter::repeat_n(1.5, 2_000));
+        assert_eq!(narrow_scale(&small), 32);
+    }
 
     /// The derivative of `loss` by parameter `i`, from central differences of 0.001.
     fn numeric_gradient(net: &FloatNet, i: usize, loss: impl Fn(&FloatNet) -> f64) -> f64 {

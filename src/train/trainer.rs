@@ -462,6 +462,22 @@ mod tests {
                 d.widest()
             );
             assert!(d.ql1.count_ones() == 1 && d.ql1 >= 16, "{}", d.ql1);
+            // The scale chosen on positions fits them at least as well as every other (the
+            // rounding-error scale above among them), and the net it names is written at it.
+            let (best, chosen) = crate::train::best_deep_scale(&t.net, &val, 0.0, 2).unwrap();
+            for q in crate::train::deep_scales() {
+                let other = fit(&t.net.quantise_at(String::new(), q), &val, 0.0, 2);
+                assert!(
+                    chosen.loss <= other.loss,
+                    "{best}: {} > {q}: {}",
+                    chosen.loss,
+                    other.loss
+                );
+            }
+            assert_eq!(
+                t.net.quantise_at(String::new(), best).deep().unwrap().ql1,
+                best
+            );
             let head = if paired { "32 paired -> 16" } else { "16" };
             assert!(
                 q.architecture()
