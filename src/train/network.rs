@@ -7,29 +7,26 @@ use crate::nnue::deep::{self, Deep, MAX_L1, MAX_L2, NARROW, QL1_RANGE};
 use crate::nnue::{self, Activation, INPUTS, InputLayout, MAX_HIDDEN, Network, QA, QB};
 
 /// The scale, a power of two in [`QL1_RANGE`], at which a deep head's first-layer weights lose
-/// the least when each is rounded to the 8-bit grid and clipped to [`NARROW`] either way: the
-/// sum of the squared differences, clipped weights included. A finer scale rounds closer and
+/// the least to [`narrow_rounding_loss`] (the finer on a tie). A finer scale rounds closer and
 /// clips more; a handful of large weights no longer coarsens the grid for all the others.
 pub fn narrow_scale(weights: &[f32]) -> i32 {
-    let narrow = f32::from(NARROW);
-    let loss = |q: i32| -> f64 {
-        let k = q as f32;
-        weights
-            .iter()
-            .map(|&w| {
-                let d = w - (w * k).round().clamp(-narrow, narrow) / k;
-                f64::from(d) * f64::from(d)
-            })
-            .sum()
-    };
-    let mut best = (f64::INFINITY, *QL1_RANGE.start());
-    for q in deep_scales() {
-        let l = loss(q);
-        if l <= best.0 {
-            best = (l, q);
-        }
-    }
-    best.1
+    deep_scales()
+        .map(|q| (narrow_rounding_loss(weights, q), q))
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map_or(*QL1_RANGE.start(), |(_, q)| q)
+}
+
+/// What `weights` lose when each is rounded to the 8-bit grid of scale `q` and clipped to
+/// [`NARROW`] either way: the sum of the squared differences, clipped weights included.
+pub fn narrow_rounding_loss(weights: &[f32], q: i32) -> f64 {
+    let (k, narrow) = (q as f32, f32::from(NARROW));
+    weights
+        .iter()
+        .map(|&w| {
+            let d = w - (w * k).round().clamp(-narrow, narrow) / k;
+            f64::from(d) * f64::from(d)
+        })
+        .sum()
 }
 
 /// The scales a deep head's first layer may be written at: the powers of two in [`QL1_RANGE`].
@@ -804,14 +801,7 @@ mod tests {
     /// when it costs more.
     #[test]
     fn the_narrow_scale_loses_the_least_to_rounding_and_clipping() {
-        let lost = |w: &[f32], q: i32| -> f64 {
-            w.iter()
-                .map(|&x| {
-                    let d = x - (x * q as f32).round().clamp(-64.0, 64.0) / q as f32;
-                    f64::from(d * d)
-                })
-                .sum()
-        };
+        let lost = narrow_rounding_loss;
         let mut small: Vec<f32> = (0..20_000)
             .map(|i| ((i % 201) as f32 - 100.0) / 1000.0)
             .collect();

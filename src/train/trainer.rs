@@ -450,8 +450,8 @@ mod tests {
                 Some((16, 8, paired))
             );
             assert_eq!(q.deep().unwrap().inputs(), if paired { 32 } else { 64 });
-            // The first layer's scale is the finest that keeps it narrow: at half of it the
-            // widest weight would be within half of the bound.
+            // The first layer is narrow, and its scale no coarser than the finest that clips
+            // nothing: at half of that the widest weight would be within half of the bound.
             let d = q.deep().unwrap();
             let narrow = crate::nnue::deep::NARROW.unsigned_abs();
             assert!(d.narrow && d.widest() <= narrow, "{}", d.widest());
