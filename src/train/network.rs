@@ -593,7 +593,8 @@ impl FloatNet {
         }
     }
 
-    /// The quantised net for the search, a deep head's first layer at [`narrow_scale`].
+    /// The quantised net for the search, a deep head's first layer at the scale that loses least
+    /// to rounding and clipping (`narrow_scale`).
     pub fn quantise(&self, provenance: String) -> Network {
         self.quantise_at(provenance, self.first_deep_scale())
     }
