@@ -804,8 +804,74 @@ fn a_net_with_a_deep_head_trains_loads_and_plays() {
         "--epochs", "3", "--hidden", "32", "--layers", "8,4", "--resume", &ckpt,
     ]);
     assert!(text(&o).contains("going on from epoch 2"), "{}", text(&o));
+    let trained = validation_loss(&o);
+    // `--init`: a run from the written net's weights, at a learning rate too small to move it,
+    // ends where that net stands, not where a run from random weights does, and says where it
+    // started.
+    let from = |out: &str, more: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--data",
+            &data,
+            "--out",
+            out,
+            "--batch",
+            "128",
+            "--threads",
+            "1",
+            "--lr",
+            "0.00001",
+            "--epochs",
+            "1",
+            "--hidden",
+            "32",
+            "--buckets",
+            "2",
+        ];
+        args.extend_from_slice(more);
+        rookery(&args)
+    };
+    let fresh = temp("deep-fresh.nnue");
+    let started = temp("deep-init.nnue");
+    let random = validation_loss(&from(&fresh, &["--layers", "8,4"]));
+    let o = from(&started, &["--layers", "8,4", "--init", &net]);
+    assert!(
+        text(&o).contains(&format!("starting from the weights of {net}")),
+        "{}",
+        text(&o)
+    );
+    let init = validation_loss(&o);
+    assert!(
+        random > trained && (init - trained).abs() < (random - trained) / 20.0,
+        "from the net {init}, the net itself {trained}, from random weights {random}"
+    );
+    let provenance = Network::load(&started).unwrap().provenance;
+    assert!(
+        provenance.contains(&format!("started from: {net}")),
+        "{provenance}"
+    );
+    // A net of another shape is refused in one line, and nothing is written.
+    let before = std::fs::read(&started).unwrap();
+    let more = ["--layers", "16,4", "--init", &net];
+    refused_in_one_line(
+        &from(&started, &more),
+        &more,
+        "a net of 32 hidden (SCReLU, 2 output buckets, inputs plain, deep layers 8,4), not 32 (SCReLU, 2 output buckets, inputs plain, deep layers 16,4)",
+    );
+    assert_eq!(std::fs::read(&started).unwrap(), before);
     // The engine loads it over UCI, names its head, and plays with it.
     plays_over_uci(&net, "x 2 -> 8 -> 4 -> 1");
+}
+
+/// The validation loss a training run's last line names: `... (validation loss X); ...`.
+fn validation_loss(o: &std::process::Output) -> f64 {
+    let out = text(o);
+    let at = out.rfind("(validation loss ").expect("a validation loss") + 17;
+    out[at..]
+        .split(')')
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"))
 }
 
 /// `train --layers L1,L2 --paired`: a net whose deep head reads pairs' products trains, is

@@ -95,6 +95,10 @@ pub struct TrainArgs {
     /// Go on from a checkpoint (`<out>.ckpt`) instead of starting afresh
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
+    /// Start from a written net's weights (a net file, read back as floats) instead of random
+    /// ones, to train it further, on more data for example; the options above give its shape
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub init: Option<String>,
 }
 
 impl TrainArgs {
@@ -275,46 +279,34 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     );
     drop(train_r);
     let ckpt = format!("{}.ckpt", args.out);
-    let mut trainer = match &args.resume {
-        Some(path) => {
+    // The shape the options give, to hold a checkpoint's or a written net's against.
+    let wanted = Shape {
+        hidden,
+        activation,
+        buckets: cfg.buckets,
+        layout,
+        factorised: args.factorise,
+        head,
+        paired: args.paired,
+    };
+    let mut trainer = match (&args.resume, &args.init) {
+        (Some(path), _) => {
             let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
             let t = Trainer::from_bytes(&bytes).map_err(|e| e.in_file(path))?;
-            if t.net.hidden != hidden
-                || t.net.activation != activation
-                || t.net.buckets != cfg.buckets
-                || t.net.layout != layout
-                || t.net.factorised != args.factorise
-                || t.net.head != head
-                || t.net.paired != args.paired
-            {
-                let factorised = |f: bool| if f { ", factorised" } else { "" };
-                let deep = |h: Option<(usize, usize)>, paired: bool| {
-                    h.map_or(String::new(), |(l1, l2)| {
-                        format!(
-                            ", deep layers {l1},{l2}{}",
-                            if paired { " paired" } else { "" }
-                        )
-                    })
-                };
-                return Err(Error::Invalid(format!(
-                    "{path}: a net of {} hidden ({}, {} output buckets, inputs {}{}{}), not {hidden} ({}, {} output buckets, inputs {}{}{})",
-                    t.net.hidden,
-                    t.net.activation.name(),
-                    t.net.buckets,
-                    t.net.layout.describe(),
-                    factorised(t.net.factorised),
-                    deep(t.net.head, t.net.paired),
-                    activation.name(),
-                    cfg.buckets,
-                    layout.describe(),
-                    factorised(args.factorise),
-                    deep(head, args.paired)
-                )));
-            }
+            wanted.check(path, &Shape::of(&t.net, t.net.factorised))?;
             eprintln!("going on from epoch {} of {path}", t.epoch);
             t
         }
-        None => {
+        (None, Some(path)) => {
+            let written = crate::nnue::Network::load(path)?;
+            let net = train::FloatNet::from_network(&written);
+            // A written net's shared rows are in its buckets' already: factorised, the shared
+            // block starts at zero.
+            wanted.check(path, &Shape::of(&net, args.factorise))?;
+            eprintln!("starting from the weights of {path}");
+            Trainer::new(if args.factorise { net.factorise() } else { net })
+        }
+        (None, None) => {
             let net = cfg.new_net(args.seed);
             Trainer::new(if args.factorise { net.factorise() } else { net })
         }
@@ -355,6 +347,61 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
+/// A net's shape, as the options give it.
+#[derive(PartialEq)]
+struct Shape {
+    hidden: usize,
+    activation: Activation,
+    buckets: usize,
+    layout: InputLayout,
+    factorised: bool,
+    head: Option<(usize, usize)>,
+    paired: bool,
+}
+
+impl Shape {
+    fn of(net: &train::FloatNet, factorised: bool) -> Shape {
+        Shape {
+            hidden: net.hidden,
+            activation: net.activation,
+            buckets: net.buckets,
+            layout: net.layout,
+            factorised,
+            head: net.head,
+            paired: net.paired,
+        }
+    }
+
+    /// `SCReLU, 8 output buckets, inputs mirror, deep layers 8,32`.
+    fn describe(&self) -> String {
+        format!(
+            "{}, {} output buckets, inputs {}{}{}",
+            self.activation.name(),
+            self.buckets,
+            self.layout.describe(),
+            if self.factorised { ", factorised" } else { "" },
+            self.head.map_or(String::new(), |(l1, l2)| format!(
+                ", deep layers {l1},{l2}{}",
+                if self.paired { " paired" } else { "" }
+            ))
+        )
+    }
+
+    /// An error naming both shapes when the net in `path` is not of this one.
+    fn check(&self, path: &str, found: &Shape) -> Result<(), Error> {
+        if found == self {
+            return Ok(());
+        }
+        Err(Error::Invalid(format!(
+            "{path}: a net of {} hidden ({}), not {} ({})",
+            found.hidden,
+            found.describe(),
+            self.hidden,
+            self.describe()
+        )))
+    }
+}
+
 /// The quantised net and the loss curve (CSV and SVG), after every epoch.
 fn write_outputs(
     args: &TrainArgs,
@@ -377,9 +424,13 @@ fn write_outputs(
         }
         None => String::new(),
     };
+    let init = args
+        .init
+        .as_ref()
+        .map_or(String::new(), |p| format!("started from: {p}\n"));
     let provenance = format!(
         "data: {}\npositions: {positions}\ncommand: {command}\ncommit: {}\nversion: {}\n\
-         epochs: {}\nhidden: {}{}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n{ql1}",
+         epochs: {}\nhidden: {}{}\noutput buckets: {}\ninputs: {}{}\nwdl: {}\nfilters: {}\nvalidation: {}\nvalidation loss: {:.6}\n{ql1}{init}",
         args.data.join(" "),
         option_env!("ROOKERY_COMMIT").unwrap_or("unknown"),
         env!("CARGO_PKG_VERSION"),

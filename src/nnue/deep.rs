@@ -185,6 +185,19 @@ impl Deep {
         Ok(Deep { ql1, ..self })
     }
 
+    /// The first layer's 8-bit weights, bucket by bucket, each neuron's row of inputs in order
+    /// (the float weights times [`Deep::ql1`]).
+    pub fn first_layer(&self) -> &[i8] {
+        &self.w1
+    }
+
+    /// The float layers after the first, each bucket after bucket: the first layer's biases,
+    /// the second layer's weights (each first-layer neuron's `l2`) and biases, the output
+    /// weights and bias.
+    pub fn float_layers(&self) -> [&[f32]; 5] {
+        [&self.b1, &self.w2, &self.b2, &self.w3, &self.b3]
+    }
+
     /// Bucket `b`'s first-layer weights in the net file's order ([`w1_index`]).
     pub fn w1_in_file_order(&self, b: usize) -> Vec<i8> {
         let n1 = self.w1.len() / self.buckets;

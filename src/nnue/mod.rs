@@ -310,6 +310,18 @@ impl Network {
         &self.layout
     }
 
+    /// The feature transformer: `layout.inputs()` rows of `hidden` weights, then `hidden`
+    /// biases, both times [`QA`].
+    pub fn feature_layer(&self) -> (&[i16], &[i16]) {
+        (&self.ft_weights, &self.ft_bias)
+    }
+
+    /// The output layers (empty with a deep head): `2 * hidden` weights a bucket times [`QB`],
+    /// the side to move's then the other side's, and one bias a bucket times `QA * QB`.
+    pub fn output_layers(&self) -> (&[i16], &[i32]) {
+        (&self.out_weights, &self.out_bias)
+    }
+
     /// `(768 -> 256) x 2 -> 1, SCReLU`, or `... -> 1 x 8 buckets, ...` with output buckets,
     /// `... x 2 -> 16 -> 32 -> 1 ...` with a deep head (`... x 2 -> 512 paired -> 16 -> ...`
     /// with one that reads pairs' products, `N` inputs), and with another input layout than the

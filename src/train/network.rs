@@ -698,6 +698,64 @@ impl FloatNet {
         narrow_scale(&weights)
     }
 
+    /// A written net read back as floats, to train on from where it stands (`rookery train
+    /// --init`): each weight its quantised value over its scale, so that quantising the result
+    /// at the net's own first-layer scale gives the same net. Not factorised: a written net's
+    /// shared rows are already added into each bucket's.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let (ft_w, ft_b) = net.feature_layer();
+        let qa = QA as f32;
+        let mut params: Vec<f32> = ft_w
+            .iter()
+            .chain(ft_b)
+            .map(|&w| f32::from(w) / qa)
+            .collect();
+        let (head, paired) = match net.deep() {
+            Some(d) => {
+                let sizes = FloatNet::head_sizes(net.hidden(), d.l1, d.l2, d.paired);
+                let ql1 = d.ql1 as f32;
+                let w1 = d.first_layer();
+                let layers = d.float_layers();
+                for b in 0..net.buckets() {
+                    let rows = &w1[sizes[0] * b..sizes[0] * (b + 1)];
+                    params.extend(rows.iter().map(|&w| f32::from(w) / ql1));
+                    for (layer, &len) in layers.iter().zip(&sizes[1..]) {
+                        params.extend_from_slice(&layer[len * b..len * (b + 1)]);
+                    }
+                }
+                (Some((d.l1, d.l2)), d.paired)
+            }
+            None => {
+                let (w, b) = net.output_layers();
+                params.extend(w.iter().map(|&w| f32::from(w) / QB as f32));
+                params.extend(b.iter().map(|&b| b as f32 / (QA * QB) as f32));
+                (None, false)
+            }
+        };
+        let float = FloatNet {
+            hidden: net.hidden(),
+            activation: net.activation(),
+            buckets: net.buckets(),
+            layout: *net.layout(),
+            factorised: false,
+            head,
+            paired,
+            params,
+        };
+        debug_assert_eq!(
+            float.params.len(),
+            FloatNet::len(
+                &float.layout,
+                float.hidden,
+                float.buckets,
+                false,
+                head,
+                paired
+            )
+        );
+        float
+    }
+
     /// The score in centipawns, as the float net computes it.
     pub fn centipawns(&self, stm: &[u16], ntm: &[u16]) -> f32 {
         let mut acc = vec![0.0; 2 * self.hidden];

@@ -490,6 +490,71 @@ mod tests {
             assert_eq!(&bytes[4..8], &version.to_le_bytes());
             assert_eq!(crate::nnue::Network::from_bytes(&bytes).unwrap(), q);
             assert_eq!(Trainer::from_bytes(&t.to_bytes()).unwrap(), t);
+            reads_back(&t.net, &val);
+        }
+    }
+
+    /// A written net read back as floats (`FloatNet::from_network`, `rookery train --init`) has
+    /// its shape, scores as it does, is written again as the same net at its first layer's
+    /// scale, and each weight lies within half the coarsest step of the float net's, or inside
+    /// it where the written one was clipped.
+    fn reads_back(net: &FloatNet, records: &[Record]) {
+        let q = net.quantise("test".into());
+        let back = FloatNet::from_network(&q);
+        assert_eq!(
+            (back.hidden, back.activation, back.buckets, back.layout),
+            (net.hidden, net.activation, net.buckets, net.layout)
+        );
+        assert_eq!(
+            (back.head, back.paired, back.factorised),
+            (net.head, net.paired, false)
+        );
+        let ql1 = q.deep().map_or(64, |d| d.ql1);
+        assert_eq!(
+            back.quantise_at("test".into(), ql1).to_bytes(),
+            q.to_bytes()
+        );
+        quantised_agrees(&back, records);
+        if !net.factorised {
+            assert_eq!(back.params.len(), net.params.len());
+            for (i, (&b, &f)) in back.params.iter().zip(&net.params).enumerate() {
+                assert!(
+                    (b - f).abs() <= 0.5 / 16.0 + 1e-6 || b.abs() < f.abs(),
+                    "parameter {i}: {b} read back, {f} written"
+                );
+            }
+        }
+    }
+
+    /// Nets without a deep head (one output layer, output buckets, king buckets trained
+    /// factorised) read back as floats too.
+    #[test]
+    fn a_written_net_without_a_head_reads_back_as_floats() {
+        let recs = records(|p| (material(p), 0.5));
+        let (train, val) = split(recs, 0.1, 9);
+        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
+        for (buckets, layout, factorised) in [
+            (1, InputLayout::PLAIN, false),
+            (4, kb4, false),
+            (2, kb4, true),
+        ] {
+            let cfg = Config {
+                hidden: 16,
+                buckets,
+                layout,
+                epochs: 3,
+                batch: 256,
+                lr: 0.01,
+                threads: 2,
+                ..Config::default()
+            };
+            let train_s = samples(&train, &layout, cfg.wdl);
+            let net = cfg.new_net(5);
+            let mut t = Trainer::new(if factorised { net.factorise() } else { net });
+            for _ in 0..cfg.epochs {
+                t.epoch(&cfg, &train_s, |_| {});
+            }
+            reads_back(&t.net, &val);
         }
     }
 
