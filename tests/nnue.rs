@@ -691,6 +691,11 @@ fn engine_games_in_pgn_become_records_that_train_a_net() {
 /// `rookery train` on `data` into `net`, small and quick (batches of 128, one thread, a
 /// learning rate of 0.005), with the options `more`.
 fn train_small(data: &str, net: &str, more: &[&str]) -> std::process::Output {
+    train_small_at(data, net, "0.005", more)
+}
+
+/// `train_small` at the learning rate `lr`.
+fn train_small_at(data: &str, net: &str, lr: &str, more: &[&str]) -> std::process::Output {
     let mut args = vec![
         "train",
         "--data",
@@ -702,7 +707,7 @@ fn train_small(data: &str, net: &str, more: &[&str]) -> std::process::Output {
         "--threads",
         "1",
         "--lr",
-        "0.005",
+        lr,
     ];
     args.extend_from_slice(more);
     rookery(&args)
@@ -809,27 +814,8 @@ fn a_net_with_a_deep_head_trains_loads_and_plays() {
     // ends where that net stands, not where a run from random weights does, and says where it
     // started.
     let from = |out: &str, more: &[&str]| {
-        let mut args = vec![
-            "train",
-            "--data",
-            &data,
-            "--out",
-            out,
-            "--batch",
-            "128",
-            "--threads",
-            "1",
-            "--lr",
-            "0.00001",
-            "--epochs",
-            "1",
-            "--hidden",
-            "32",
-            "--buckets",
-            "2",
-        ];
-        args.extend_from_slice(more);
-        rookery(&args)
+        let shape = ["--epochs", "1", "--hidden", "32", "--buckets", "2"];
+        train_small_at(&data, out, "0.00001", &[&shape[..], more].concat())
     };
     let fresh = temp("deep-fresh.nnue");
     let started = temp("deep-init.nnue");

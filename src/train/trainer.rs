@@ -338,6 +338,7 @@ mod tests {
         let mean = err / val.len() as f32;
         assert!(mean < 60.0, "mean error {mean} centipawns");
         quantised_agrees(&t.net, &val);
+        reads_back(&t.net, &val);
         // `fit` scores the exported net as validation scored the float net, on any threads.
         let q = t.net.quantise("test".into());
         let f = fit(&q, &val, cfg.wdl, 3);
@@ -497,7 +498,8 @@ mod tests {
     /// A written net read back as floats (`FloatNet::from_network`, `rookery train --init`) has
     /// its shape, scores as it does, is written again as the same net at its first layer's
     /// scale, and each weight lies within half the coarsest step of the float net's, or inside
-    /// it where the written one was clipped.
+    /// it where the written one was clipped. Every shape: with a deep head (paired too), one
+    /// output layer with output buckets, king buckets trained factorised or not.
     fn reads_back(net: &FloatNet, records: &[Record]) {
         let q = net.quantise("test".into());
         let back = FloatNet::from_network(&q);
@@ -523,38 +525,6 @@ mod tests {
                     "parameter {i}: {b} read back, {f} written"
                 );
             }
-        }
-    }
-
-    /// Nets without a deep head (one output layer, output buckets, king buckets trained
-    /// factorised) read back as floats too.
-    #[test]
-    fn a_written_net_without_a_head_reads_back_as_floats() {
-        let recs = records(|p| (material(p), 0.5));
-        let (train, val) = split(recs, 0.1, 9);
-        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
-        for (buckets, layout, factorised) in [
-            (1, InputLayout::PLAIN, false),
-            (4, kb4, false),
-            (2, kb4, true),
-        ] {
-            let cfg = Config {
-                hidden: 16,
-                buckets,
-                layout,
-                epochs: 3,
-                batch: 256,
-                lr: 0.01,
-                threads: 2,
-                ..Config::default()
-            };
-            let train_s = samples(&train, &layout, cfg.wdl);
-            let net = cfg.new_net(5);
-            let mut t = Trainer::new(if factorised { net.factorise() } else { net });
-            for _ in 0..cfg.epochs {
-                t.epoch(&cfg, &train_s, |_| {});
-            }
-            reads_back(&t.net, &val);
         }
     }
 
@@ -611,6 +581,7 @@ mod tests {
         }
         quantised_agrees(&t.net, train);
         quantised_agrees(&t.net, val);
+        reads_back(&t.net, val);
         let back = Trainer::from_bytes(&t.to_bytes()).unwrap();
         assert_eq!(back.net.layout, cfg.layout);
         assert_eq!(back.net.factorised, factorised);
