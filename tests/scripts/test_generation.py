@@ -45,6 +45,18 @@ def test_a_generation_stops_goes_on_and_keeps_its_recipe(tmp_path):
     other = run(tmp_path, "--hidden", "16")
     assert other.returncode == 1
     assert "--hidden (8, now 16)" in other.stderr, other.stderr
+    # The openings are verified, as the project's own sets are.
+    manifest = json.loads((tmp_path / "tiny" / "manifest.json").read_text())
+    assert all("verify 1000 cp" in r["games"] for r in manifest["runs"]), manifest["runs"]
+    # A generation started before --verify existed ran without it, and says so.
+    config_path = work / "config.json"
+    config = json.loads(config_path.read_text())
+    older = {k: v for k, v in config.items() if k != "verify"}
+    config_path.write_text(json.dumps(older))
+    before = run(tmp_path)
+    assert before.returncode == 1
+    assert "--verify (0, now 1000)" in before.stderr, before.stderr
+    config_path.write_text(json.dumps(config))
 
     # Run again: the data step is done, the rest follows.
     second = run(tmp_path)
