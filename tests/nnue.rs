@@ -845,6 +845,55 @@ fn a_net_with_a_deep_head_trains_loads_and_plays() {
         "a net of 32 hidden (SCReLU, 2 output buckets, inputs plain, deep layers 8,4), not 32 (SCReLU, 2 output buckets, inputs plain, deep layers 16,4)",
     );
     assert_eq!(std::fs::read(&started).unwrap(), before);
+    // King buckets start from a net without them only if it mirrors as they do.
+    let more = ["--layers", "8,4", "--inputs", "mirror-kb4", "--init", &net];
+    refused_in_one_line(
+        &from(&started, &more),
+        &more,
+        "its inputs (plain) cannot start the king buckets of mirror-kb4",
+    );
+    assert_eq!(std::fs::read(&started).unwrap(), before);
+    // A trained mirrored net spread over four king buckets (factorised) starts where the net
+    // stands: at a learning rate too small to move it, its validation loss is the net's own,
+    // far from a random net's.
+    let mirrored = temp("deep-mirror.nnue");
+    let own = validation_loss(&train_small(
+        &data,
+        &mirrored,
+        &[
+            "--epochs",
+            "2",
+            "--hidden",
+            "32",
+            "--buckets",
+            "2",
+            "--layers",
+            "8,4",
+            "--inputs",
+            "mirror",
+        ],
+    ));
+    let kb4 = temp("deep-kb4.nnue");
+    let more = [
+        "--layers",
+        "8,4",
+        "--inputs",
+        "mirror-kb4",
+        "--factorise",
+        "--init",
+        &mirrored,
+    ];
+    let o = from(&kb4, &more);
+    assert!(
+        text(&o).contains("its feature rows in each of 4 king buckets"),
+        "{}",
+        text(&o)
+    );
+    let spread = validation_loss(&o);
+    assert!(
+        random - own > (random - trained) / 2.0 && (spread - own).abs() < (random - own) / 20.0,
+        "spread over king buckets {spread}, the mirrored net {own}, a random one {random}"
+    );
     // The engine loads it over UCI, names its head, and plays with it.
     plays_over_uci(&net, "x 2 -> 8 -> 4 -> 1");
 }

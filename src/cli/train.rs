@@ -96,7 +96,9 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
     /// Start from a written net's weights (a net file, read back as floats) instead of random
-    /// ones, to train it further, on more data for example; the options above give its shape
+    /// ones, to train it further, on more data for example; the options above give its shape,
+    /// or that shape with king buckets (`--inputs mirror-kb4` from a `mirror` net): each bucket
+    /// then starts from the net's feature rows (with --factorise, the shared block does)
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
     pub init: Option<String>,
 }
@@ -300,11 +302,38 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         (None, Some(path)) => {
             let written = crate::nnue::Network::load(path)?;
             let net = train::FloatNet::from_network(&written);
-            // A written net's shared rows are in its buckets' already: factorised, the shared
-            // block starts at zero.
-            wanted.check(path, &Shape::of(&net, args.factorise))?;
-            eprintln!("starting from the weights of {path}");
-            Trainer::new(if args.factorise { net.factorise() } else { net })
+            let one_bucket = Shape {
+                layout: net.layout,
+                factorised: args.factorise,
+                ..wanted
+            };
+            if layout.buckets() > 1
+                && net.layout.buckets() == 1
+                && Shape::of(&net, args.factorise) == one_bucket
+            {
+                // A net without king buckets, of the shape asked for otherwise: each bucket
+                // starts from its feature rows (factorised, the shared block does).
+                let net = net
+                    .into_king_buckets(layout, args.factorise)
+                    .ok_or_else(|| {
+                        Error::Invalid(format!(
+                            "{path}: its inputs ({}) cannot start the king buckets of {}",
+                            one_bucket.layout.describe(),
+                            layout.describe()
+                        ))
+                    })?;
+                eprintln!(
+                    "starting from the weights of {path}, its feature rows in each of {} king buckets",
+                    layout.buckets()
+                );
+                Trainer::new(net)
+            } else {
+                // A written net's shared rows are in its buckets' already: factorised, the
+                // shared block starts at zero.
+                wanted.check(path, &Shape::of(&net, args.factorise))?;
+                eprintln!("starting from the weights of {path}");
+                Trainer::new(if args.factorise { net.factorise() } else { net })
+            }
         }
         (None, None) => {
             let net = cfg.new_net(args.seed);

@@ -756,6 +756,50 @@ impl FloatNet {
         float
     }
 
+    /// This net of one king bucket as a net of `layout`'s king buckets that computes the same
+    /// function (`rookery train --init` with more king buckets): every bucket reads the
+    /// feature rows this net has; factorised, those rows become the shared block and each
+    /// bucket's own rows start at zero, so a bucket learns only how it differs. The head and
+    /// the rest stay as they are. `None` unless this net has one bucket, is not factorised,
+    /// and mirrors as `layout` does.
+    pub fn into_king_buckets(self, layout: InputLayout, factorised: bool) -> Option<FloatNet> {
+        if self.factorised || self.layout.buckets() != 1 || self.layout.mirror() != layout.mirror()
+        {
+            return None;
+        }
+        let rows = INPUTS * self.hidden;
+        let (features, rest) = self.params.split_at(rows);
+        let mut params =
+            Vec::with_capacity(FloatNet::rows(&layout, factorised) * self.hidden + rest.len());
+        if factorised {
+            params.resize(layout.inputs() * self.hidden, 0.0);
+            params.extend_from_slice(features);
+        } else {
+            for _ in 0..layout.buckets() {
+                params.extend_from_slice(features);
+            }
+        }
+        params.extend_from_slice(rest);
+        let net = FloatNet {
+            layout,
+            factorised,
+            params,
+            ..self
+        };
+        debug_assert_eq!(
+            net.params.len(),
+            FloatNet::len(
+                &net.layout,
+                net.hidden,
+                net.buckets,
+                factorised,
+                net.head,
+                net.paired
+            )
+        );
+        Some(net)
+    }
+
     /// The score in centipawns, as the float net computes it.
     pub fn centipawns(&self, stm: &[u16], ntm: &[u16]) -> f32 {
         let mut acc = vec![0.0; 2 * self.hidden];
@@ -1113,6 +1157,79 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A net without king buckets, spread over a layout's buckets (`rookery train --init`
+    /// with more buckets), scores every position as it did, factorised or not, with or without
+    /// a deep head, and its positions reach more than one bucket; factorised, its buckets' own
+    /// rows start at zero and merging gives each bucket the rows of the net it came from. A net
+    /// that mirrors otherwise, has buckets already or is factorised is not spread.
+    #[test]
+    fn a_net_spread_over_king_buckets_scores_as_it_did() {
+        let mirror = InputLayout::preset("mirror").unwrap();
+        let recs = records(|p| (material(p), 0.5));
+        let one = samples(&recs, &mirror, 0.0);
+        for head in [None, Some((8, 4))] {
+            let mut net = FloatNet::new_with_head(16, Activation::SCReLU, 2, mirror, head, 5);
+            // Weights large enough to put hidden values inside the clips.
+            for (i, w) in net.params.iter_mut().enumerate() {
+                *w = 0.02 * ((i * 7 % 11) as f32 - 4.0);
+            }
+            for preset in ["mirror-kb4", "mirror-kb8"] {
+                let layout = InputLayout::preset(preset).unwrap();
+                let spread = samples(&recs, &layout, 0.0);
+                let reached: std::collections::BTreeSet<usize> = spread
+                    .iter()
+                    .flat_map(|s| {
+                        let (mut ours, mut other) = ([0u16; 32], [0u16; 32]);
+                        let (stm, ntm) = (s.stm(&mut ours), s.ntm(&mut other));
+                        [stm[0], ntm[0]].map(|f| usize::from(f) / INPUTS)
+                    })
+                    .collect();
+                assert!(reached.len() > 1, "{preset}: {reached:?}");
+                for factorised in [false, true] {
+                    let mut scored = 0;
+                    let big = net.clone().into_king_buckets(layout, factorised).unwrap();
+                    assert_eq!((big.layout, big.factorised), (layout, factorised));
+                    assert_eq!(
+                        big.params.len(),
+                        FloatNet::len(&layout, 16, 2, factorised, head, false)
+                    );
+                    for (a, b) in one.iter().zip(&spread) {
+                        let (mut o1, mut t1, mut o2, mut t2) =
+                            ([0u16; 32], [0u16; 32], [0u16; 32], [0u16; 32]);
+                        let was = net.centipawns(a.stm(&mut o1), a.ntm(&mut t1));
+                        let now = big.centipawns(b.stm(&mut o2), b.ntm(&mut t2));
+                        assert!(
+                            (was - now).abs() < 1e-3,
+                            "{preset} {factorised}: {was} {now}"
+                        );
+                        scored += usize::from(was.abs() > 0.1);
+                    }
+                    assert!(
+                        scored > one.len() / 2,
+                        "{preset}: {scored} of {}",
+                        one.len()
+                    );
+                    if factorised {
+                        let rows = layout.inputs() * 16;
+                        assert!(big.params[..rows].iter().all(|&w| w == 0.0));
+                        let mut merged =
+                            FloatNet::new(1, Activation::CReLU, 1, InputLayout::PLAIN, 1);
+                        big.merge_into(&mut merged);
+                        for bucket in merged.params[..rows].chunks_exact(INPUTS * 16) {
+                            assert_eq!(bucket, &net.params[..INPUTS * 16]);
+                        }
+                    }
+                }
+            }
+        }
+        let kb4 = InputLayout::preset("mirror-kb4").unwrap();
+        let plain = FloatNet::new(16, Activation::SCReLU, 2, InputLayout::PLAIN, 1);
+        assert!(plain.into_king_buckets(kb4, false).is_none());
+        let bucketed = FloatNet::new(16, Activation::SCReLU, 2, kb4, 1);
+        assert!(bucketed.clone().into_king_buckets(kb4, true).is_none());
+        assert!(bucketed.factorise().into_king_buckets(kb4, false).is_none());
     }
 
     /// Training through the merged net gives the factorised net's own gradient: each bucket's
