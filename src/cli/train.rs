@@ -301,39 +301,33 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         }
         (None, Some(path)) => {
             let written = crate::nnue::Network::load(path)?;
-            let net = train::FloatNet::from_network(&written);
-            let one_bucket = Shape {
-                layout: net.layout,
-                factorised: args.factorise,
-                ..wanted
-            };
-            if layout.buckets() > 1
-                && net.layout.buckets() == 1
-                && Shape::of(&net, args.factorise) == one_bucket
-            {
-                // A net without king buckets, of the shape asked for otherwise: each bucket
-                // starts from its feature rows (factorised, the shared block does).
-                let net = net
+            let mut net = train::FloatNet::from_network(&written);
+            // A net without king buckets starts a king-bucketed one: each bucket (factorised,
+            // the shared block) starts from its feature rows.
+            let spread = layout.buckets() > 1 && net.layout.buckets() == 1;
+            if spread {
+                let inputs = net.layout.describe();
+                net = net
                     .into_king_buckets(layout, args.factorise)
                     .ok_or_else(|| {
                         Error::Invalid(format!(
-                            "{path}: its inputs ({}) cannot start the king buckets of {}",
-                            one_bucket.layout.describe(),
+                            "{path}: its inputs ({inputs}) cannot start the king buckets of {}",
                             layout.describe()
                         ))
                     })?;
+            }
+            // A written net's shared rows are in its buckets' already: factorised, the shared
+            // block starts at zero.
+            wanted.check(path, &Shape::of(&net, args.factorise))?;
+            if spread {
                 eprintln!(
                     "starting from the weights of {path}, its feature rows in each of {} king buckets",
                     layout.buckets()
                 );
-                Trainer::new(net)
             } else {
-                // A written net's shared rows are in its buckets' already: factorised, the
-                // shared block starts at zero.
-                wanted.check(path, &Shape::of(&net, args.factorise))?;
                 eprintln!("starting from the weights of {path}");
-                Trainer::new(if args.factorise { net.factorise() } else { net })
             }
+            Trainer::new(if args.factorise { net.factorise() } else { net })
         }
         (None, None) => {
             let net = cfg.new_net(args.seed);
