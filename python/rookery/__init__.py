@@ -546,8 +546,8 @@ def train(
     ``rookery train --paired`` does. ``buckets`` output layers (1, 2, 4 or 8) are chosen by the number of
     pieces on the board, and ``inputs`` names the input layout (``"plain"``, ``"mirror"``,
     ``"mirror-kb4"`` or ``"mirror-kb8"``), as ``rookery train --buckets`` and ``--inputs`` do:
-    the built-in net is ``hidden=512, buckets=8, inputs="mirror"`` on tens of millions of
-    positions.
+    the built-in net is ``hidden=512, buckets=8, inputs="mirror-kb4", layers=(8, 32)`` on tens
+    of millions of positions.
 
     ``progress``, a callable, is called with a ``TrainProgress`` for each event of the run: once
     the data is loaded (the split and the untrained net's loss), about twice a second during

@@ -470,13 +470,17 @@ mod tests {
                 assert!(layout.describe().starts_with(&format!("{name}: mirrored")));
             }
         }
-        // The built-in net is mirrored with a deep head on both whole sides, so its file is of
-        // the version that records the head, and it reads back with that layout and head.
+        // The built-in net is mirrored over four king buckets with a deep head on both whole
+        // sides, so its file is of the version that records the head, and it reads back with
+        // that layout and head.
         let default = Network::default_net();
-        assert_eq!(*default.layout(), InputLayout::preset("mirror").unwrap());
+        assert_eq!(
+            *default.layout(),
+            InputLayout::preset("mirror-kb4").unwrap()
+        );
         assert_eq!(
             *Network::from_bytes(&default.to_bytes()).unwrap().layout(),
-            InputLayout::preset("mirror").unwrap()
+            InputLayout::preset("mirror-kb4").unwrap()
         );
         assert_eq!(Network::from_bytes(&default.to_bytes()).unwrap(), *default);
         assert!(default.deep().is_some_and(|d| !d.paired));

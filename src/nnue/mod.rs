@@ -628,11 +628,11 @@ pub(crate) mod tests {
                 }
             }
         }
-        // The built-in net is mirrored, and its architecture says so.
+        // The built-in net is mirrored over king buckets, and its architecture says so.
         let default = Network::default_net();
         assert!(!default.layout().is_plain());
         assert!(
-            default.architecture().contains("inputs mirror"),
+            default.architecture().contains("inputs mirror-kb4"),
             "{}",
             default.architecture()
         );
