@@ -342,7 +342,7 @@ def net_info(net: Optional[NetLike] = None) -> NetInfo:
     ``TrainedNet``).
 
     >>> info = rookery.net_info()
-    >>> info.hidden >= 128, "768 ->" in info.architecture
+    >>> info.hidden >= 128, info.architecture.startswith("(768")
     (True, True)
     """
     return NetInfo(*_native.net_info(_net_path(net)))
