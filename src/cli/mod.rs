@@ -220,8 +220,15 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                     .map_err(|e| Error::Invalid(format!("--simd: {e}")))?;
             }
             let eval = args::evaluation(&eval, net.as_deref())?;
+            let rows = match &eval {
+                crate::engine::Evaluation::Net(net) if net.eight_bit_rows() => {
+                    ", 8-bit feature rows"
+                }
+                crate::engine::Evaluation::Net(_) => ", 16-bit feature rows",
+                crate::engine::Evaluation::Hce => "",
+            };
             println!(
-                "net inference: {}",
+                "net inference: {}{rows}",
                 crate::nnue::simd::in_use().simd().name()
             );
             crate::bench::run_printed(depth, &eval, None, |l| println!("{l}"))?;

@@ -48,6 +48,12 @@ pub struct TrainArgs {
     /// when the net is written)
     #[arg(long)]
     pub factorise: bool,
+    /// Keep every feature weight within what 8 bits hold (127 / 255 either way; with
+    /// --factorise, each bucket's weight plus the shared one; a written net's larger ones
+    /// clipped at the start), so the search updates its accumulators from 8-bit rows: half the
+    /// memory a king bucket
+    #[arg(long)]
+    pub eight_bit_features: bool,
     /// Small hidden layers after the feature transformer, in place of its output layer: `L1,L2`
     /// neurons (a deep head, `(768 -> N) x 2 -> L1 -> L2 -> 1`; L1 8, 16, 24 or 32, L2 1 to 64,
     /// N a multiple of 8), one for each output bucket
@@ -254,6 +260,7 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
         threads,
         seed: args.seed,
         mirror: args.mirror,
+        eight_bit_features: args.eight_bit_features,
     };
     let train_s = train::samples(&train_r, &layout, cfg.wdl);
     let val_s = train::samples(&val_r, &layout, cfg.wdl);
@@ -334,6 +341,9 @@ pub fn run(args: TrainArgs) -> Result<i32, Error> {
             Trainer::new(if args.factorise { net.factorise() } else { net })
         }
     };
+    if cfg.eight_bit_features {
+        trainer.net.clip_feature_weights(train::EIGHT_BIT_CLIP);
+    }
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let start_epoch = trainer.epoch;
     while trainer.epoch < cfg.epochs {

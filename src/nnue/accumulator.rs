@@ -355,6 +355,10 @@ pub(crate) mod tests {
                 .into_iter()
                 .map(|l| random_layout_net(40, Activation::SCReLU, 1, l)),
         );
+        // Every net from its 8-bit feature rows (its weights fit them), and from its 16-bit ones.
+        assert!(nets.iter().all(Network::eight_bit_rows));
+        let wide: Vec<Network> = nets.iter().map(|n| n.clone().with_16_bit_rows()).collect();
+        nets.extend(wide);
         for net in &nets {
             let mut stack = AccumulatorStack::new(2);
             let (mut direct, mut rebuilt, mut castles) = (0, 0, [0; 2]);
@@ -500,8 +504,14 @@ pub(crate) mod tests {
                 Some(kings[(ply * 7 + 3) % kings.len()])
             }
         };
-        for layout in presets() {
+        for (layout, eight_bit) in presets().into_iter().flat_map(|l| [(l, true), (l, false)]) {
             let net = random_layout_net(32, Activation::SCReLU, 2, layout);
+            let net = if eight_bit {
+                net
+            } else {
+                net.with_16_bit_rows()
+            };
+            assert_eq!(net.eight_bit_rows(), eight_bit);
             for every in [1, 3] {
                 let (checked, reused) = walk_lines(&net, wander, |ply| ply % every == 0);
                 assert!(checked > 150, "{checked}");

@@ -9,15 +9,21 @@
 
 use shakmaty::{Bitboard, Board, Color, Piece, Role};
 
-use super::simd::{self, Kernel};
+use super::simd::{self, Kernel, Weight};
 use super::{
     Accumulator, Activation, Delta, Network, Orientation, QA, QB, SCALE, bucket, king_square,
 };
 
+/// Feature `feature`'s row of `hidden` weights among `weights`.
+#[inline]
+fn row<W: Weight>(weights: &[W], hidden: usize, feature: usize) -> &[W] {
+    &weights[feature * hidden..(feature + 1) * hidden]
+}
+
 impl Network {
     #[inline]
     fn row(&self, feature: usize) -> &[i16] {
-        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
+        row(&self.ft_weights, self.hidden, feature)
     }
 
     /// Both perspectives' accumulators of `board` from scratch.
@@ -71,7 +77,7 @@ impl Network {
     }
 
     /// One perspective's hidden layer `dst` = `src` with the features of `delta`, read in
-    /// orientation `o`.
+    /// orientation `o`: from the 8-bit rows where the net has them.
     #[inline]
     pub(super) fn update_side(
         &self,
@@ -82,6 +88,26 @@ impl Network {
         perspective: Color,
         o: Orientation,
     ) {
+        match &self.ft8 {
+            Some(rows) => self.update_side_from(rows, k, src, dst, delta, perspective, o),
+            None => self.update_side_from(&self.ft_weights, k, src, dst, delta, perspective, o),
+        }
+    }
+
+    /// `update_side` with the rows `weights`.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn update_side_from<W: Weight>(
+        &self,
+        weights: &[W],
+        k: Kernel,
+        src: &[i16],
+        dst: &mut [i16],
+        delta: &Delta,
+        perspective: Color,
+        o: Orientation,
+    ) {
+        let h = self.hidden;
         let rows = |list: &[u16]| -> [usize; 2] {
             let mut out = [0; 2];
             for (f, &code) in out.iter_mut().zip(list) {
@@ -93,21 +119,21 @@ impl Network {
         let adds = rows(delta.adds());
         let subs = rows(delta.subs());
         match (delta.n_add, delta.n_sub) {
-            (1, 1) => k.add_sub(dst, src, self.row(adds[0]), self.row(subs[0])),
+            (1, 1) => k.add_sub(dst, src, row(weights, h, adds[0]), row(weights, h, subs[0])),
             (1, 2) => k.add_sub_sub(
                 dst,
                 src,
-                self.row(adds[0]),
-                self.row(subs[0]),
-                self.row(subs[1]),
+                row(weights, h, adds[0]),
+                row(weights, h, subs[0]),
+                row(weights, h, subs[1]),
             ),
             _ => {
                 dst.copy_from_slice(src);
                 for &f in &adds[..delta.n_add as usize] {
-                    k.add(dst, self.row(f));
+                    k.add(dst, row(weights, h, f));
                 }
                 for &f in &subs[..delta.n_sub as usize] {
-                    k.sub(dst, self.row(f));
+                    k.sub(dst, row(weights, h, f));
                 }
             }
         }
@@ -125,6 +151,25 @@ impl Network {
         perspective: Color,
         o: Orientation,
     ) {
+        match &self.ft8 {
+            Some(rows) => self.apply_board_difference_from(rows, v, have, board, perspective, o),
+            None => {
+                self.apply_board_difference_from(&self.ft_weights, v, have, board, perspective, o)
+            }
+        }
+    }
+
+    /// `apply_board_difference` with the rows `weights`.
+    fn apply_board_difference_from<W: Weight>(
+        &self,
+        weights: &[W],
+        v: &mut [i16],
+        have: &mut [Bitboard; 12],
+        board: &Board,
+        perspective: Color,
+        o: Orientation,
+    ) {
+        let h = self.hidden;
         let k = simd::in_use();
         let pieces = Color::ALL
             .into_iter()
@@ -132,10 +177,10 @@ impl Network {
         for (had, piece) in have.iter_mut().zip(pieces) {
             let now = board.by_piece(piece);
             for sq in now & !*had {
-                k.add(v, self.row(o.feature(perspective, piece, sq)));
+                k.add(v, row(weights, h, o.feature(perspective, piece, sq)));
             }
             for sq in *had & !now {
-                k.sub(v, self.row(o.feature(perspective, piece, sq)));
+                k.sub(v, row(weights, h, o.feature(perspective, piece, sq)));
             }
             *had = now;
         }
@@ -270,7 +315,14 @@ mod tests {
             ),
             (64, Activation::CReLU, paired(64, Activation::CReLU, 127)),
             (40, Activation::SCReLU, paired(40, Activation::SCReLU, 127)),
-        ] {
+        ]
+        .into_iter()
+        // Each net's feature weights fit 8 bits: updated from its 8-bit rows, and from its
+        // 16-bit ones.
+        .flat_map(|(h, a, net)| {
+            assert!(net.eight_bit_rows());
+            [(h, a, net.clone()), (h, a, net.with_16_bit_rows())]
+        }) {
             for (fen, pos) in positions() {
                 let mut want = Accumulator::new();
                 net.refresh_in(portable, pos.board(), &mut want);
@@ -291,6 +343,11 @@ mod tests {
                     let kings = [Color::White, Color::Black].map(|c| king_square(child.board(), c));
                     let mut want_child = Accumulator::new();
                     net.update_in(portable, &want, &mut want_child, &delta, kings);
+                    // The plain layout never reorients: the update is the child's refresh.
+                    let mut fresh = Accumulator::new();
+                    net.refresh_in(portable, child.board(), &mut fresh);
+                    assert_eq!(want_child.v[0][..hidden], fresh.v[0][..hidden], "{m}");
+                    assert_eq!(want_child.v[1][..hidden], fresh.v[1][..hidden], "{m}");
                     for &k in &kernels {
                         let mut got = Accumulator::new();
                         net.update_in(k, &want, &mut got, &delta, kings);

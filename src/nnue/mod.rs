@@ -189,6 +189,9 @@ pub struct Network {
     layout: InputLayout,
     /// `layout.inputs()` rows of `hidden` weights.
     ft_weights: Aligned,
+    /// The same rows in 8 bits, where every weight fits them: the search's updates read these
+    /// (half the memory, so more of a king bucket's rows stay in the CPU's caches).
+    ft8: Option<Aligned<i8>>,
     ft_bias: Aligned,
     /// For each bucket: the side to move's `hidden` weights, then the other side's.
     out_weights: Aligned,
@@ -244,6 +247,10 @@ impl Network {
             activation,
             buckets,
             layout,
+            ft8: ft_weights
+                .iter()
+                .all(|&w| i8::try_from(w).is_ok())
+                .then(|| Aligned::from(ft_weights.iter().map(|&w| w as i8).collect::<Vec<i8>>())),
             ft_weights: Aligned::from(ft_weights),
             ft_bias: Aligned::from(ft_bias),
             out_weights: Aligned::from(out_weights),
@@ -285,6 +292,18 @@ impl Network {
         net.out_bias = Box::new([]);
         net.deep = Some(deep);
         Ok(net)
+    }
+
+    /// Whether the search's updates read 8-bit feature rows (every feature weight fits 8 bits).
+    pub fn eight_bit_rows(&self) -> bool {
+        self.ft8.is_some()
+    }
+
+    /// The same net with its updates on the 16-bit rows (to compare the two).
+    #[cfg(test)]
+    pub(crate) fn with_16_bit_rows(mut self) -> Network {
+        self.ft8 = None;
+        self
     }
 
     /// The deep head, if the net has one.
@@ -364,6 +383,31 @@ pub(crate) mod tests {
     use super::*;
     use crate::core::game::parse_fen;
     use shakmaty::{Board, Position};
+
+    /// A net's feature rows go to 8 bits where every feature weight fits them, and only then
+    /// (the accumulator tests hold both kinds of rows to a refresh).
+    #[test]
+    fn feature_rows_are_8_bit_where_every_weight_fits() {
+        let net = random_net(40, Activation::SCReLU);
+        assert!(net.eight_bit_rows());
+        let (ft, bias) = net.feature_layer();
+        let (out, out_bias) = net.output_layers();
+        for (value, fits) in [(127, true), (-128, true), (128, false), (-129, false)] {
+            let mut w = ft.to_vec();
+            w[1234] = value;
+            let other = Network::from_parts(
+                Activation::SCReLU,
+                InputLayout::PLAIN,
+                w,
+                bias.to_vec(),
+                out.to_vec(),
+                out_bias.to_vec(),
+                "test".into(),
+            )
+            .unwrap();
+            assert_eq!(other.eight_bit_rows(), fits, "{value}");
+        }
+    }
 
     /// A small net with weights from a fixed pseudo-random stream.
     pub(crate) fn random_net(hidden: usize, activation: Activation) -> Network {

@@ -137,6 +137,29 @@ pub fn use_simd(simd: Simd) -> Result<(), String> {
 }
 
 /// An instruction set this CPU runs: the proof the vector loops need.
+/// A feature weight's type: 16 bits, or 8 where every weight of a net fits them (half the
+/// memory, so more of the rows stay in the CPU's caches). The loops widen an 8-bit weight to 16
+/// bits as they load it, so both give the same sums.
+pub trait Weight: Copy + Default + Into<i16> + 'static + private::Sealed {
+    /// Whether it is the 8-bit type.
+    const EIGHT_BIT: bool;
+}
+
+impl Weight for i16 {
+    const EIGHT_BIT: bool = false;
+}
+
+impl Weight for i8 {
+    const EIGHT_BIT: bool = true;
+}
+
+mod private {
+    /// Only `i16` and `i8` are weights: [`super::Aligned`] reads its bytes as them.
+    pub trait Sealed {}
+    impl Sealed for i16 {}
+    impl Sealed for i8 {}
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel(Simd);
 
@@ -152,50 +175,50 @@ impl Kernel {
 
     /// `v += row`, wrapping.
     #[inline]
-    pub fn add(self, v: &mut [i16], row: &[i16]) {
+    pub fn add<W: Weight>(self, v: &mut [i16], row: &[W]) {
         let n = v.len();
         assert!(row.len() >= n);
         let p = v.as_mut_ptr();
         // SAFETY (here and in the other updates): every pointer is to at least `n` elements.
-        let i = unsafe { self.update(p, [p, row.as_ptr()], [], n) };
+        let i = unsafe { self.update(p, p, [row.as_ptr()], [], n) };
         portable::add(&mut v[i..], &row[i..n]);
     }
 
     /// `v -= row`, wrapping.
     #[inline]
-    pub fn sub(self, v: &mut [i16], row: &[i16]) {
+    pub fn sub<W: Weight>(self, v: &mut [i16], row: &[W]) {
         let n = v.len();
         assert!(row.len() >= n);
         let p = v.as_mut_ptr();
-        let i = unsafe { self.update(p, [p], [row.as_ptr()], n) };
+        let i = unsafe { self.update(p, p, [], [row.as_ptr()], n) };
         portable::sub(&mut v[i..], &row[i..n]);
     }
 
     /// `dst = src + plus - minus`, wrapping.
     #[inline]
-    pub fn add_sub(self, dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+    pub fn add_sub<W: Weight>(self, dst: &mut [i16], src: &[i16], plus: &[W], minus: &[W]) {
         let n = dst.len();
         assert!(src.len() >= n && plus.len() >= n && minus.len() >= n);
-        let adds = [src.as_ptr(), plus.as_ptr()];
-        let i = unsafe { self.update(dst.as_mut_ptr(), adds, [minus.as_ptr()], n) };
+        let (adds, subs) = ([plus.as_ptr()], [minus.as_ptr()]);
+        let i = unsafe { self.update(dst.as_mut_ptr(), src.as_ptr(), adds, subs, n) };
         portable::add_sub(&mut dst[i..], &src[i..n], &plus[i..n], &minus[i..n]);
     }
 
     /// `dst = src + plus - minus - minus2`, wrapping: a capture's update in one pass.
     #[inline]
-    pub fn add_sub_sub(
+    pub fn add_sub_sub<W: Weight>(
         self,
         dst: &mut [i16],
         src: &[i16],
-        plus: &[i16],
-        minus: &[i16],
-        minus2: &[i16],
+        plus: &[W],
+        minus: &[W],
+        minus2: &[W],
     ) {
         let n = dst.len();
         assert!(src.len() >= n && plus.len() >= n && minus.len() >= n && minus2.len() >= n);
-        let adds = [src.as_ptr(), plus.as_ptr()];
+        let adds = [plus.as_ptr()];
         let subs = [minus.as_ptr(), minus2.as_ptr()];
-        let i = unsafe { self.update(dst.as_mut_ptr(), adds, subs, n) };
+        let i = unsafe { self.update(dst.as_mut_ptr(), src.as_ptr(), adds, subs, n) };
         portable::add_sub_sub(
             &mut dst[i..],
             &src[i..n],
@@ -308,28 +331,29 @@ impl Kernel {
         }
     }
 
-    /// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
+    /// `dst = src + adds[0] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
     /// first `n` elements; returns where they end. The portable loops do the rest: all of it
     /// for the portable kernel.
     ///
     /// # Safety
-    /// `dst` and every row point to at least `n` elements (`dst` may be a row).
+    /// `dst`, `src` and every row point to at least `n` elements (`dst` may be `src`).
     #[inline]
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    unsafe fn update<const A: usize, const S: usize>(
+    unsafe fn update<W: Weight, const A: usize, const S: usize>(
         self,
         dst: *mut i16,
-        adds: [*const i16; A],
-        subs: [*const i16; S],
+        src: *const i16,
+        adds: [*const W; A],
+        subs: [*const W; S],
         n: usize,
     ) -> usize {
         match self.0 {
             // SAFETY (the arms here and in `dot`): a `Kernel` is only made for an instruction set
             // the CPU runs, and the caller vouches for the pointers.
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { x86::avx512::update(dst, adds, subs, n) },
+            Simd::Avx512 => unsafe { x86::avx512::update(dst, src, adds, subs, n) },
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx2 => unsafe { x86::avx2::update(dst, adds, subs, n) },
+            Simd::Avx2 => unsafe { x86::avx2::update(dst, src, adds, subs, n) },
             _ => 0,
         }
     }
@@ -350,48 +374,62 @@ impl Kernel {
     }
 }
 
-/// 16-bit weights on 64-byte boundaries, so that a row of a multiple of 32 weights starts on a
-/// cache line and no vector load straddles two (AVX-512's loads are a whole line).
+/// Weights (16- or 8-bit) on 64-byte boundaries, so that a row of a whole number of cache lines
+/// starts on one and no vector load straddles two (AVX-512's loads are a whole line).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Aligned {
-    blocks: Box<[Block]>,
+pub struct Aligned<T: Weight = i16> {
+    lines: Box<[Line]>,
     len: usize,
+    weight: std::marker::PhantomData<T>,
 }
 
-/// One cache line of weights; the padding after the last weight is zero.
+/// One cache line of weights' bytes; the padding after the last weight is zero.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-struct Block([i16; 32]);
+struct Line([u8; 64]);
 
-impl From<Vec<i16>> for Aligned {
-    fn from(v: Vec<i16>) -> Aligned {
-        let mut blocks = vec![Block([0; 32]); v.len().div_ceil(32)];
-        for (block, chunk) in blocks.iter_mut().zip(v.chunks(32)) {
-            block.0[..chunk.len()].copy_from_slice(chunk);
+impl<T: Weight> From<Vec<T>> for Aligned<T> {
+    fn from(v: Vec<T>) -> Aligned<T> {
+        let size = std::mem::size_of::<T>();
+        let mut lines = vec![Line([0; 64]); (v.len() * size).div_ceil(64)];
+        for (i, &x) in v.iter().enumerate() {
+            let bytes = Into::<i16>::into(x).to_ne_bytes();
+            let at = i * size;
+            lines[at / 64].0[at % 64..at % 64 + size].copy_from_slice(&bytes[..size]);
         }
-        Aligned {
-            blocks: blocks.into_boxed_slice(),
+        let aligned: Aligned<T> = Aligned {
+            lines: lines.into_boxed_slice(),
             len: v.len(),
-        }
+            weight: std::marker::PhantomData,
+        };
+        debug_assert!(
+            aligned
+                .iter()
+                .zip(&v)
+                .all(|(&a, &b)| a.into() == Into::<i16>::into(b))
+        );
+        aligned
     }
 }
 
-impl std::ops::Deref for Aligned {
-    type Target = [i16];
+impl<T: Weight> std::ops::Deref for Aligned<T> {
+    type Target = [T];
 
     #[inline]
-    fn deref(&self) -> &[i16] {
-        // SAFETY: `Block` is `repr(C)` around `[i16; 32]` with no padding between blocks (64
-        // bytes, aligned to 64), so the blocks are `32 * blocks.len() >= len` initialised `i16`s
-        // in a row.
-        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast::<i16>(), self.len) }
+    fn deref(&self) -> &[T] {
+        // SAFETY: `Line` is `repr(C)` around 64 bytes, aligned to 64, with no padding between
+        // lines, so the lines are `64 * lines.len() >= len * size_of::<T>()` initialised bytes in
+        // a row, aligned for any `T`; `T` is `i16` or `i8` (sealed), for which every bit pattern
+        // is a value. Each was written as its own bytes in the machine's order (an `i8`'s are
+        // the first of its `i16`'s, the same on either byte order).
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<T>(), self.len) }
     }
 }
 
 /// The reference loops: plain slices of fixed element types, which the compiler vectorises for
 /// whatever instruction set the build targets.
 pub(super) mod portable {
-    use super::QA;
+    use super::{QA, Weight};
     use crate::nnue::{Activation, MAX_HIDDEN, MAX_OUT_WEIGHT};
 
     /// A hidden layer's activations quantised to `0..=127`, as a deep head's first layer reads
@@ -499,30 +537,39 @@ pub(super) mod portable {
     }
 
     #[inline]
-    pub fn add(v: &mut [i16], row: &[i16]) {
+    pub fn add<W: Weight>(v: &mut [i16], row: &[W]) {
         for (a, &w) in v.iter_mut().zip(row) {
-            *a = a.wrapping_add(w);
+            *a = a.wrapping_add(w.into());
         }
     }
 
     #[inline]
-    pub fn sub(v: &mut [i16], row: &[i16]) {
+    pub fn sub<W: Weight>(v: &mut [i16], row: &[W]) {
         for (a, &w) in v.iter_mut().zip(row) {
-            *a = a.wrapping_sub(w);
+            *a = a.wrapping_sub(w.into());
         }
     }
 
     #[inline]
-    pub fn add_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16]) {
+    pub fn add_sub<W: Weight>(dst: &mut [i16], src: &[i16], plus: &[W], minus: &[W]) {
         for (((d, &s), &p), &m) in dst.iter_mut().zip(src).zip(plus).zip(minus) {
-            *d = s.wrapping_add(p).wrapping_sub(m);
+            *d = s.wrapping_add(p.into()).wrapping_sub(m.into());
         }
     }
 
     #[inline]
-    pub fn add_sub_sub(dst: &mut [i16], src: &[i16], plus: &[i16], minus: &[i16], minus2: &[i16]) {
+    pub fn add_sub_sub<W: Weight>(
+        dst: &mut [i16],
+        src: &[i16],
+        plus: &[W],
+        minus: &[W],
+        minus2: &[W],
+    ) {
         for ((((d, &s), &p), &m), &m2) in dst.iter_mut().zip(src).zip(plus).zip(minus).zip(minus2) {
-            *d = s.wrapping_add(p).wrapping_sub(m).wrapping_sub(m2);
+            *d = s
+                .wrapping_add(p.into())
+                .wrapping_sub(m.into())
+                .wrapping_sub(m2.into());
         }
     }
 
@@ -628,6 +675,43 @@ mod tests {
                 k.add_sub_sub(&mut got, &src, &plus, &minus, &minus2);
                 assert_eq!(got, want_capture, "{k:?} add_sub_sub, len {len}");
             }
+            // 8-bit rows, the extremes among them, widened as they are read: the same as the
+            // portable loops on the rows in 16 bits.
+            let narrow = |v: &[i16]| -> Vec<i8> { v.iter().map(|&x| (x >> 8) as i8).collect() };
+            let (plus8, minus8, minus2_8) = (narrow(&plus), narrow(&minus), narrow(&minus2));
+            let wide = |v: &[i8]| -> Vec<i16> { v.iter().map(|&x| i16::from(x)).collect() };
+            let (plus16, minus16, minus2_16) = (wide(&plus8), wide(&minus8), wide(&minus2_8));
+            let mut want = src.clone();
+            portable::add(&mut want, &plus16);
+            let mut want_sub = src.clone();
+            portable::sub(&mut want_sub, &minus16);
+            let mut want_capture = vec![0; len];
+            portable::add_sub_sub(&mut want_capture, &src, &plus16, &minus16, &minus2_16);
+            for k in &kernels {
+                let mut got = src.clone();
+                k.add(&mut got, &plus8);
+                assert_eq!(got, want, "{k:?} 8-bit add, len {len}");
+                let mut got = src.clone();
+                k.sub(&mut got, &minus8);
+                assert_eq!(got, want_sub, "{k:?} 8-bit sub, len {len}");
+                let mut got = vec![7; len];
+                k.add_sub(&mut got, &want_sub, &plus8, &minus2_8);
+                let mut both = want_sub.clone();
+                portable::add_sub(&mut both, &want_sub, &plus16, &minus2_16);
+                assert_eq!(got, both, "{k:?} 8-bit add_sub, len {len}");
+                let mut got = vec![7; len];
+                k.add_sub_sub(&mut got, &src, &plus8, &minus8, &minus2_8);
+                assert_eq!(got, want_capture, "{k:?} 8-bit add_sub_sub, len {len}");
+            }
+        }
+        // The extremes themselves.
+        for k in &kernels {
+            let mut v = vec![i16::MAX - 100; 64];
+            k.add(&mut v, &[i8::MIN; 64]);
+            assert_eq!(v, vec![i16::MAX - 228; 64], "{k:?}");
+            k.sub(&mut v, &[i8::MIN; 64]);
+            k.add(&mut v, &[i8::MAX; 64]);
+            assert_eq!(v, vec![i16::MIN + 26; 64], "{k:?} wraps");
         }
     }
 
@@ -666,11 +750,15 @@ mod tests {
 
     #[test]
     fn aligned_weights_keep_their_values_on_cache_lines() {
-        for len in [0, 1, 31, 32, 33, 768 * 256] {
+        for len in [0, 1, 31, 32, 33, 63, 64, 65, 768 * 256] {
             let v: Vec<i16> = (0..len).map(|i| (i as i16).wrapping_mul(7)).collect();
             let a = Aligned::from(v.clone());
             assert_eq!(&a[..], &v[..]);
             assert_eq!(a.as_ptr() as usize % 64, 0);
+            let v8: Vec<i8> = v.iter().map(|&x| x as i8).collect();
+            let a8 = Aligned::from(v8.clone());
+            assert_eq!(&a8[..], &v8[..]);
+            assert_eq!(a8.as_ptr() as usize % 64, 0);
         }
     }
 

@@ -38,7 +38,7 @@ mod validation;
 
 pub use fit::{Fit, best_deep_scale, fit};
 pub use load::{load_all, load_filtered};
-pub use network::{FloatNet, WEIGHT_CLIP, deep_scales};
+pub use network::{EIGHT_BIT_CLIP, FloatNet, WEIGHT_CLIP, deep_scales};
 pub use plot::{loss_csv, loss_svg};
 pub use sample::{EVAL_SCALE, Sample, features, other_side, plain_features, samples, target};
 pub use trainer::{Budget, Config, EpochEnd, Progress, Trainer};

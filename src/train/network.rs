@@ -39,6 +39,9 @@ pub fn deep_scales() -> impl Iterator<Item = i32> {
 /// Weights stay within this, so that the quantised values fit.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
+/// Feature weights trained for 8-bit rows stay within this: quantised by `QA`, 127 at most.
+pub const EIGHT_BIT_CLIP: f32 = 127.0 / QA as f32;
+
 /// The float network: every parameter in one vector, `[ft weights | ft bias | out weights |
 /// out bias]`, the feature weights `layout.inputs()` rows, the output layer once for each
 /// bucket (`nnue::bucket`). With a deep head (`head`: `L1`, `L2`) the output layers give way
@@ -191,7 +194,7 @@ impl FloatNet {
 
     /// The shared row a layout's feature `f` also reads, when factorised.
     #[inline]
-    fn factor_row(&self, f: usize) -> Option<usize> {
+    pub(super) fn factor_row(&self, f: usize) -> Option<usize> {
         self.factorised.then(|| self.layout.inputs() + f % INPUTS)
     }
 
@@ -293,6 +296,31 @@ impl FloatNet {
         let (_, heads, _) = self.offsets();
         let b = nnue::bucket(pieces as u32, self.buckets);
         heads + self.bucket_len() * b
+    }
+
+    /// Where the feature weights end (the feature biases start).
+    pub fn feature_weights_end(&self) -> usize {
+        self.offsets().0
+    }
+
+    /// Every feature weight as the search reads it kept within `limit` either way: a bucket's
+    /// own weight, and factorised, its sum with the shared weight it also reads (the own weight
+    /// moves; the shared block keeps the wider clip).
+    pub fn clip_feature_weights(&mut self, limit: f32) {
+        let rows = self.layout.inputs() * self.hidden;
+        if !self.factorised {
+            for w in &mut self.params[..rows] {
+                *w = w.clamp(-limit, limit);
+            }
+            return;
+        }
+        let block = INPUTS * self.hidden;
+        let (own, shared) = self.params.split_at_mut(rows);
+        for bucket in own.chunks_exact_mut(block) {
+            for (w, &s) in bucket.iter_mut().zip(&shared[..block]) {
+                *w = w.clamp(-limit - s, limit - s);
+            }
+        }
     }
 
     /// Where the feature biases, the output weights and the output biases start (with a deep

@@ -3,7 +3,7 @@
 
 use std::f32::consts::PI;
 
-use super::network::WEIGHT_CLIP;
+use super::network::{EIGHT_BIT_CLIP, WEIGHT_CLIP};
 use super::trainer::{Config, Trainer};
 
 impl Trainer {
@@ -29,6 +29,7 @@ impl Trainer {
         let n = self.net.params.len();
         let threads = cfg.threads.max(1);
         let part = n.div_ceil(threads);
+
         std::thread::scope(|s| {
             for (k, ((p, m), v)) in self
                 .net
@@ -55,5 +56,9 @@ impl Trainer {
                 });
             }
         });
+        // The feature weights trained for 8-bit rows have a clip of their own.
+        if cfg.eight_bit_features {
+            self.net.clip_feature_weights(EIGHT_BIT_CLIP);
+        }
     }
 }

@@ -35,6 +35,10 @@ pub struct Config {
     /// Train on each position and its mirror image (files flipped), alternately: with the plain
     /// layout only, as a mirrored layout reads a position and its mirror image alike.
     pub mirror: bool,
+    /// Keep every feature weight the search reads (factorised: a bucket's own plus the shared
+    /// one) within what 8 bits hold at the feature scale ([`super::network::EIGHT_BIT_CLIP`]),
+    /// so the search updates from 8-bit rows.
+    pub eight_bit_features: bool,
 }
 
 impl Default for Config {
@@ -55,6 +59,7 @@ impl Default for Config {
             threads: 1,
             seed: 1,
             mirror: false,
+            eight_bit_features: false,
         }
     }
 }
@@ -537,6 +542,78 @@ mod tests {
         for factorised in [false, true] {
             bucketed_net_trains(&train, &val, factorised);
         }
+    }
+
+    /// Trained for 8-bit feature rows from a start with feature weights well beyond them, with
+    /// the factoriser and without: the loss still falls, every feature weight the search reads
+    /// ends within the clip, and the written net's are those weights rounded, all in 8 bits (so
+    /// the search updates from 8-bit rows).
+    #[test]
+    fn eight_bit_features_train_into_8_bit_rows() {
+        let recs = records(|p| (material(p), 0.5));
+        let (train, val) = split(recs, 0.1, 9);
+        for factorised in [false, true] {
+            eight_bit_net_trains(&train, &val, factorised);
+        }
+    }
+
+    fn eight_bit_net_trains(train: &[Record], val: &[Record], factorised: bool) {
+        let cfg = Config {
+            hidden: 16,
+            buckets: 2,
+            layout: InputLayout::preset("mirror-kb4").unwrap(),
+            epochs: 8,
+            batch: 128,
+            lr: 0.01,
+            threads: 2,
+            eight_bit_features: true,
+            ..Config::default()
+        };
+        let train_s = samples(train, &cfg.layout, cfg.wdl);
+        let val_s = samples(val, &cfg.layout, cfg.wdl);
+        let mut net = cfg.new_net(5);
+        let end = net.feature_weights_end();
+        for (i, w) in net.params[..end].iter_mut().enumerate() {
+            *w = if i % 7 == 0 { 1.5 } else { *w * 4.0 };
+        }
+        if factorised {
+            net = net.factorise();
+            // The shared block large as well, so that the sums need the own weights moved.
+            let shared = end..net.feature_weights_end();
+            for (i, w) in net.params[shared].iter_mut().enumerate() {
+                *w = if i % 5 == 0 { -1.2 } else { 0.3 };
+            }
+        }
+        assert!(!net.quantise(String::new()).eight_bit_rows());
+        let mut t = Trainer::new(net);
+        let before = t.loss(&val_s, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(&cfg, &train_s, |_| {});
+        }
+        let after = t.loss(&val_s, 2);
+        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        let limit = super::super::network::EIGHT_BIT_CLIP;
+        let h = cfg.hidden;
+        let read = |i: usize| {
+            t.net.params[i]
+                + t.net
+                    .factor_row(i / h)
+                    .map_or(0.0, |r| t.net.params[r * h + i % h])
+        };
+        assert!((0..end).all(|i| read(i).abs() <= limit * (1.0 + 1e-6)));
+        if factorised {
+            // The shared block keeps the wider clip: its large weights stay, the own ones moved.
+            let shared = end..t.net.feature_weights_end();
+            assert!(t.net.params[shared].iter().any(|w| w.abs() > limit));
+        }
+        // The written net's feature weights are those the search reads, rounded, all in 8 bits.
+        let q = t.net.quantise(String::new());
+        assert!(q.eight_bit_rows());
+        let ft = q.feature_layer().0;
+        assert!(
+            (0..end).all(|i| i32::from(ft[i]) == (read(i) * crate::nnue::QA as f32).round() as i32)
+        );
+        assert!(ft.iter().any(|&w| w.abs() == 127));
     }
 
     /// With the factoriser, as without: the loss falls, the export (the shared rows added into

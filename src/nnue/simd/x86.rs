@@ -15,7 +15,7 @@
 
 use std::arch::x86_64::*;
 
-use super::QA;
+use super::{QA, Weight};
 use crate::nnue::{MAX_HIDDEN, MAX_OUT_WEIGHT};
 
 /// Elements a block: 64 vectors of AVX2, 32 of AVX-512.
@@ -38,6 +38,12 @@ trait Vector: Copy {
     /// # Safety
     /// The CPU runs the width's instructions, and `p` points to `LANES` readable `i16`s.
     unsafe fn load(p: *const i16) -> Self;
+
+    /// The `LANES` 8-bit values at `p`, each widened to 16 bits with its sign.
+    ///
+    /// # Safety
+    /// The CPU runs the width's instructions, and `p` points to `LANES` readable `i8`s.
+    unsafe fn load8(p: *const i8) -> Self;
 
     /// `x` in every lane.
     ///
@@ -76,31 +82,46 @@ trait Vector: Copy {
     fn sum32(self) -> i64;
 }
 
-/// `dst = adds[0] + adds[1] + ... - subs[0] - ...`, wrapping, over the whole vectors of the
-/// first `n` elements; returns where they end. One loop serves every accumulator update: the
-/// fixed counts of rows unroll into straight adds and subtracts.
+/// The `LANES` weights at `p`, 16-bit ones as they are, 8-bit ones widened.
 ///
 /// # Safety
-/// The CPU runs `V`'s instructions, and `dst` and every row point to at least `n` `i16`s (`dst`
-/// may be a row).
+/// As [`Vector::load`] and [`Vector::load8`].
 #[inline(always)]
-unsafe fn update<V: Vector, const A: usize, const S: usize>(
+unsafe fn load_weights<V: Vector, W: Weight>(p: *const W) -> V {
+    unsafe {
+        if W::EIGHT_BIT {
+            V::load8(p.cast())
+        } else {
+            V::load(p.cast())
+        }
+    }
+}
+
+/// `dst = src + adds[0] + ... - subs[0] - ...`, wrapping, over the whole vectors of the first
+/// `n` elements; returns where they end. One loop serves every accumulator update: the fixed
+/// counts of rows unroll into straight adds and subtracts.
+///
+/// # Safety
+/// The CPU runs `V`'s instructions, and `dst`, `src` and every row point to at least `n`
+/// elements (`dst` may be `src`).
+#[inline(always)]
+unsafe fn update<V: Vector, W: Weight, const A: usize, const S: usize>(
     dst: *mut i16,
-    adds: [*const i16; A],
-    subs: [*const i16; S],
+    src: *const i16,
+    adds: [*const W; A],
+    subs: [*const W; S],
     n: usize,
 ) -> usize {
-    const { assert!(A > 0) };
     let mut i = 0;
     while i + V::LANES <= n {
         // SAFETY: `i + LANES <= n`, so each access lies within its `n` elements.
         unsafe {
-            let mut d = V::load(adds[0].add(i));
-            for a in &adds[1..] {
-                d = d.add16(V::load(a.add(i)));
+            let mut d = V::load(src.add(i));
+            for a in adds {
+                d = d.add16(load_weights::<V, W>(a.add(i)));
             }
             for s in subs {
-                d = d.sub16(V::load(s.add(i)));
+                d = d.sub16(load_weights::<V, W>(s.add(i)));
             }
             d.store(dst.add(i));
         }
@@ -150,7 +171,8 @@ unsafe fn dot<V: Vector, const SQUARE: bool>(x: &[i16], w: &[i16]) -> (i64, usiz
 macro_rules! width {
     (
         $module:ident, $features:literal, $vector:ident($register:ty), $lanes:literal lanes;
-        load $load:ident, store $store:ident, splat $splat:ident;
+        load $load:ident, load8 $load8:ident($load_half:ident), store $store:ident,
+        splat $splat:ident;
         $($op:ident $intrinsic:ident),* $(,)?
     ) => {
         #[derive(Clone, Copy)]
@@ -164,6 +186,11 @@ macro_rules! width {
             #[inline(always)]
             unsafe fn load(p: *const i16) -> Self {
                 unsafe { $vector($load(p.cast())) }
+            }
+
+            #[inline(always)]
+            unsafe fn load8(p: *const i8) -> Self {
+                unsafe { $vector($load8($load_half(p.cast()))) }
             }
 
             #[inline(always)]
@@ -196,15 +223,17 @@ macro_rules! width {
         /// CPU must run them, and with the conditions of the generic kernels.
         pub mod $module {
             use super::$vector as V;
+            use super::Weight;
 
             #[target_feature(enable = $features)]
-            pub unsafe fn update<const A: usize, const S: usize>(
+            pub unsafe fn update<W: Weight, const A: usize, const S: usize>(
                 dst: *mut i16,
-                adds: [*const i16; A],
-                subs: [*const i16; S],
+                src: *const i16,
+                adds: [*const W; A],
+                subs: [*const W; S],
                 n: usize,
             ) -> usize {
-                unsafe { super::update::<V, A, S>(dst, adds, subs, n) }
+                unsafe { super::update::<V, W, A, S>(dst, src, adds, subs, n) }
             }
 
             #[target_feature(enable = $features)]
@@ -217,14 +246,16 @@ macro_rules! width {
 
 width! {
     avx2, "avx2", V256(__m256i), 16 lanes;
-    load _mm256_loadu_si256, store _mm256_storeu_si256, splat _mm256_set1_epi16;
+    load _mm256_loadu_si256, load8 _mm256_cvtepi8_epi16(_mm_loadu_si128),
+    store _mm256_storeu_si256, splat _mm256_set1_epi16;
     add16 _mm256_add_epi16, sub16 _mm256_sub_epi16, max16 _mm256_max_epi16, min16 _mm256_min_epi16,
     mullo16 _mm256_mullo_epi16, madd16 _mm256_madd_epi16, add32 _mm256_add_epi32,
 }
 
 width! {
     avx512, "avx512f,avx512bw", V512(__m512i), 32 lanes;
-    load _mm512_loadu_si512, store _mm512_storeu_si512, splat _mm512_set1_epi16;
+    load _mm512_loadu_si512, load8 _mm512_cvtepi8_epi16(_mm256_loadu_si256),
+    store _mm512_storeu_si512, splat _mm512_set1_epi16;
     add16 _mm512_add_epi16, sub16 _mm512_sub_epi16, max16 _mm512_max_epi16, min16 _mm512_min_epi16,
     mullo16 _mm512_mullo_epi16, madd16 _mm512_madd_epi16, add32 _mm512_add_epi32,
 }
