@@ -559,15 +559,8 @@ mod tests {
 
     fn eight_bit_net_trains(train: &[Record], val: &[Record], factorised: bool) {
         let cfg = Config {
-            hidden: 16,
-            buckets: 2,
-            layout: InputLayout::preset("mirror-kb4").unwrap(),
-            epochs: 8,
-            batch: 128,
-            lr: 0.01,
-            threads: 2,
             eight_bit_features: true,
-            ..Config::default()
+            ..bucketed_config()
         };
         let train_s = samples(train, &cfg.layout, cfg.wdl);
         let val_s = samples(val, &cfg.layout, cfg.wdl);
@@ -585,13 +578,7 @@ mod tests {
             }
         }
         assert!(!net.quantise(String::new()).eight_bit_rows());
-        let mut t = Trainer::new(net);
-        let before = t.loss(&val_s, 2);
-        for _ in 0..cfg.epochs {
-            t.epoch(&cfg, &train_s, |_| {});
-        }
-        let after = t.loss(&val_s, 2);
-        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        let t = trained_down(net, &cfg, &train_s, &val_s);
         let limit = super::super::network::EIGHT_BIT_CLIP;
         let h = cfg.hidden;
         let read = |i: usize| {
@@ -616,10 +603,21 @@ mod tests {
         assert!(ft.iter().any(|&w| w.abs() == 127));
     }
 
-    /// With the factoriser, as without: the loss falls, the export (the shared rows added into
-    /// each bucket's) scores as the float net, the checkpoint keeps the flag.
-    fn bucketed_net_trains(train: &[Record], val: &[Record], factorised: bool) {
-        let cfg = Config {
+    /// `net` trained `cfg.epochs` epochs, its validation loss at least halved.
+    fn trained_down(net: FloatNet, cfg: &Config, train: &[Sample], val: &[Sample]) -> Trainer {
+        let mut t = Trainer::new(net);
+        let before = t.loss(val, 2);
+        for _ in 0..cfg.epochs {
+            t.epoch(cfg, train, |_| {});
+        }
+        let after = t.loss(val, 2);
+        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        t
+    }
+
+    /// A small king-bucketed net's training, for the tests with and without the factoriser.
+    fn bucketed_config() -> Config {
+        Config {
             hidden: 16,
             buckets: 2,
             layout: InputLayout::preset("mirror-kb4").unwrap(),
@@ -628,7 +626,13 @@ mod tests {
             lr: 0.01,
             threads: 2,
             ..Config::default()
-        };
+        }
+    }
+
+    /// With the factoriser, as without: the loss falls, the export (the shared rows added into
+    /// each bucket's) scores as the float net, the checkpoint keeps the flag.
+    fn bucketed_net_trains(train: &[Record], val: &[Record], factorised: bool) {
+        let cfg = bucketed_config();
         let train_s = samples(train, &cfg.layout, cfg.wdl);
         let val_s = samples(val, &cfg.layout, cfg.wdl);
         let mut net = cfg.new_net(5);
@@ -643,13 +647,7 @@ mod tests {
                 assert_eq!(net.centipawns(stm, ntm), before.centipawns(stm, ntm));
             }
         }
-        let mut t = Trainer::new(net);
-        let before = t.loss(&val_s, 2);
-        for _ in 0..cfg.epochs {
-            t.epoch(&cfg, &train_s, |_| {});
-        }
-        let after = t.loss(&val_s, 2);
-        assert!(after < before / 2.0, "validation loss {before} -> {after}");
+        let t = trained_down(net, &cfg, &train_s, &val_s);
         if factorised {
             // The shared rows learned something, so the export's sum is tested.
             let shared =
