@@ -140,7 +140,7 @@ pub fn use_simd(simd: Simd) -> Result<(), String> {
 /// A feature weight's type: 16 bits, or 8 where every weight of a net fits them (half the
 /// memory, so more of the rows stay in the CPU's caches). The loops widen an 8-bit weight to 16
 /// bits as they load it, so both give the same sums.
-pub trait Weight: Copy + Default + Into<i16> + 'static + private::Sealed {
+pub trait Weight: Copy + Into<i16> + 'static + private::Sealed {
     /// Whether it is the 8-bit type.
     const EIGHT_BIT: bool;
 }
